@@ -1,0 +1,32 @@
+# The two commands a fresh machine needs: `make demo` and `make test` (each sets up .venv first).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+SHARED ?= ../shared
+
+.PHONY: setup demo test lint bench-tables bench-audit bench-release bench-probe clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(VENV)/bin/litaudit run --demo
+
+test: $(VENV)/.installed
+	$(PY) -m pytest -q
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check pipeline tests benchmarks
+	$(VENV)/bin/ruff format --check pipeline tests benchmarks
+
+bench-tables: $(VENV)/.installed
+	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) $(SHARED)/bench/score_tables.py --gold $(SHARED)/corpus/gold --icdar \
+		--systems project,camelot-stream,camelot-lattice,pdfplumber
+
+clean:
+	rm -rf sources/*/ extracted/*/ audits/*/ releases/ .pytest_cache

@@ -1,0 +1,78 @@
+"""What every command shares: --json output, one-line errors with stable exit codes, progress bars."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+import click
+from tqdm import tqdm
+
+from pipeline.errors import LitauditError
+from pipeline.settings import Settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print a machine-readable result on stdout.")
+
+
+def settings_of(ctx: click.Context) -> Settings:
+    return ctx.find_root().obj  # type: ignore[no-any-return]
+
+
+def emit_result(as_json: bool, result: dict[str, Any], human: str) -> None:
+    """The command's result: JSON on stdout with --json, else the human text."""
+    if as_json:
+        click.echo(json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False))
+    elif human:
+        click.echo(human)
+
+
+def log(message: str) -> None:
+    """Logs go to stderr so that stdout stays machine-readable."""
+    click.echo(message, err=True)
+
+
+def fail(exit_code: int, message: str, as_json: bool) -> None:
+    click.echo(f"litaudit: error: {message}", err=True)
+    if as_json:
+        click.echo(json.dumps({"ok": False, "error": message, "exit_code": exit_code}))
+    sys.exit(exit_code)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn failures into one line on stderr and a stable exit code; never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json"))
+        try:
+            return fn(*args, **kwargs)
+        except LitauditError as exc:
+            fail(exc.exit_code, str(exc), as_json)
+        except KeyboardInterrupt:
+            fail(EXIT_INTERRUPTED, "interrupted; stored files are intact, re-run to resume", as_json)
+        except Exception as exc:
+            if os.environ.get("LITAUDIT_DEBUG"):
+                raise
+            fail(
+                EXIT_INTERNAL,
+                f"internal error: {type(exc).__name__}: {exc} (LITAUDIT_DEBUG=1 shows the traceback)",
+                as_json,
+            )
+
+    return wrapper  # type: ignore[return-value]
+
+
+def progress(items: Iterable[T], total: int, desc: str, enabled: bool = True) -> Iterator[T]:
+    """A progress bar on a terminal (stderr), nothing otherwise."""
+    show = enabled and total > 1 and sys.stderr.isatty()
+    yield from tqdm(items, total=total, desc=desc, disable=not show, file=sys.stderr, leave=False)

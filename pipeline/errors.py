@@ -1,0 +1,57 @@
+"""One small exception class per failure mode; each knows its exit code.
+
+Exit codes are part of the command-line contract: 0 success, 1 the work found problems,
+2 bad usage or bad input.
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_BAD_INPUT = 2
+
+
+class LitauditError(Exception):
+    """Base class: a failure reported as one line, never a traceback."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+class BadInputError(LitauditError):
+    """A file or argument given to litaudit is unusable (names the file and the problem)."""
+
+
+class ConfigError(BadInputError):
+    """A file under config/ or a setting is invalid."""
+
+
+class BadSourceIdError(BadInputError):
+    """A source id is malformed or would escape the workspace."""
+
+
+class UnknownSourceError(BadInputError):
+    """A source id names nothing that has been fetched or configured."""
+
+
+class NotAPdfError(BadInputError):
+    """Bytes that were meant to be a PDF are not one (HTML page, truncated, encrypted, empty)."""
+
+
+class FetchError(LitauditError):
+    """A download failed after retries (HTTP error, timeout, size limit)."""
+
+    exit_code = EXIT_PROBLEMS
+
+
+class HashMismatchError(LitauditError):
+    """Re-fetched or pinned bytes differ from what is stored: the stored copy is kept."""
+
+    exit_code = EXIT_PROBLEMS
+
+
+class ExtractionError(BadInputError):
+    """A PDF could not be parsed for tables."""
+
+
+class StageInputMissingError(BadInputError):
+    """A stage was asked to run before the stage it reads from."""

@@ -1,0 +1,308 @@
+"""The shared data model: what every stage reads and writes.
+
+Plain dataclasses; each has ``to_dict`` (JSON-ready) and ``from_dict`` (tolerant of extra keys, so
+files written by a newer litaudit still load).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+BBox = tuple[float, float, float, float]  # x0, top, x1, bottom in points, top-left origin (as pdfplumber)
+
+T = TypeVar("T")
+
+
+def _known(cls: type[T], data: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return {k: v for k, v in data.items() if k in names}
+
+
+def _bbox(value: Any) -> BBox | None:
+    return None if value is None else tuple(float(v) for v in value)  # type: ignore[return-value]
+
+
+@dataclass
+class MissingMetadata:
+    """A metadata field we could not fill, and why (the catalogue wants the reason, not a blank)."""
+
+    field: str
+    reason: str
+    note: str = ""
+
+
+@dataclass
+class Verification:
+    """A re-retrieval of a source whose hash was compared with the stored one."""
+
+    method: str
+    date: str
+    sha256: str
+    result: str  # "match" | "mismatch"
+    note: str = ""
+
+
+@dataclass
+class Source:
+    """One fetched paper version: the PDF bytes and where they came from."""
+
+    id: str
+    sha256: str
+    size: int
+    pdf_path: str  # relative to the workspace root
+    retrieved_at: str
+    media_type: str = "application/pdf"
+    page_count: int | None = None
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    url: str | None = None
+    artifact_url: str | None = None
+    version: str | None = None
+    published: str | None = None
+    updated: str | None = None
+    categories: list[str] = field(default_factory=list)
+    publication_status: str | None = None
+    licence: str | None = None
+    notes: str | None = None
+    missing_metadata: list[MissingMetadata] = field(default_factory=list)
+    verifications: list[Verification] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Source:
+        kw = _known(cls, data)
+        kw["missing_metadata"] = [
+            MissingMetadata(**_known(MissingMetadata, m)) for m in data.get("missing_metadata", [])
+        ]
+        kw["verifications"] = [Verification(**_known(Verification, v)) for v in data.get("verifications", [])]
+        return cls(**kw)
+
+
+@dataclass(frozen=True)
+class Locator:
+    """Where a printed number sits: stable id parts plus the labels a person reads."""
+
+    source_sha256: str
+    page: int
+    table_label: str | None
+    table_index: int
+    row: int
+    col: int
+    row_label: str = ""
+    col_label: str = ""
+
+    @property
+    def id(self) -> str:
+        table = (self.table_label or f"table-{self.table_index}").replace(" ", "")
+        return f"{self.source_sha256[:12]}:p{self.page}:{table}:r{self.row}:c{self.col}"
+
+    @property
+    def readable(self) -> str:
+        table = self.table_label or f"Unlabelled table {self.table_index + 1} (page {self.page})"
+        parts = [table]
+        if self.row_label:
+            parts.append(f"row '{self.row_label}'")
+        else:
+            parts.append(f"row {self.row}")
+        if self.col_label:
+            parts.append(f"column '{self.col_label}'")
+        else:
+            parts.append(f"column {self.col}")
+        return ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "id": self.id, "readable": self.readable}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Locator:
+        return cls(**_known(cls, data))
+
+
+@dataclass
+class Cell:
+    """One grid position of a table as printed (spanning cells sit at their top-left position)."""
+
+    row: int
+    col: int
+    text: str
+    row_span: int = 1
+    col_span: int = 1
+    bbox: BBox | None = None
+    kind: str = "body"  # "header" | "stub" | "body"
+    bold: bool = False
+    italic: bool = False
+    underline: bool = False
+    value: float | None = None
+    plus_minus: float | None = None
+    percent: bool = False
+    marks: list[str] = field(default_factory=list)
+    row_path: list[str] = field(default_factory=list)
+    col_path: list[str] = field(default_factory=list)
+    locator: Locator | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["bbox"] = list(self.bbox) if self.bbox else None
+        data["locator"] = self.locator.to_dict() if self.locator else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Cell:
+        kw = _known(cls, data)
+        kw["bbox"] = _bbox(data.get("bbox"))
+        kw["locator"] = Locator.from_dict(data["locator"]) if data.get("locator") else None
+        return cls(**kw)
+
+
+@dataclass
+class Table:
+    """A table found in a PDF, with its caption and every cell."""
+
+    index: int  # 0-based order of the table in its document
+    page: int  # 1-based page of the table body (first page when continued)
+    label: str | None
+    caption: str
+    bbox: BBox
+    n_rows: int
+    n_cols: int
+    header_rows: int
+    stub_cols: int
+    cells: list[Cell] = field(default_factory=list)
+    engine: str = ""
+    confidence: float = 0.0
+    caption_position: str | None = None  # "above" | "below" | None
+    continued_pages: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def cell_at(self, row: int, col: int) -> Cell | None:
+        """The cell covering (row, col), spans included."""
+        for cell in self.cells:
+            if cell.row <= row < cell.row + cell.row_span and cell.col <= col < cell.col + cell.col_span:
+                return cell
+        return None
+
+    def grid(self) -> list[list[str | None]]:
+        """The table as rows of text; None where a spanning cell covers the position."""
+        rows: list[list[str | None]] = [[""] * self.n_cols for _ in range(self.n_rows)]
+        for cell in self.cells:
+            for r in range(cell.row, min(cell.row + cell.row_span, self.n_rows)):
+                for c in range(cell.col, min(cell.col + cell.col_span, self.n_cols)):
+                    rows[r][c] = None
+            if cell.row < self.n_rows and cell.col < self.n_cols:
+                rows[cell.row][cell.col] = cell.text
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["bbox"] = list(self.bbox)
+        data["cells"] = [c.to_dict() for c in self.cells]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        kw = _known(cls, data)
+        kw["bbox"] = _bbox(data["bbox"])
+        kw["cells"] = [Cell.from_dict(c) for c in data.get("cells", [])]
+        return cls(**kw)
+
+
+@dataclass
+class TablesFile:
+    """The extract stage's output (extracted/<source>/tables.json)."""
+
+    source: dict[str, Any]  # at least id and sha256
+    extractor: dict[str, Any]  # version and settings
+    tables: list[Table] = field(default_factory=list)
+    pages: int | None = None
+    errors: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "extractor": self.extractor,
+            "pages": self.pages,
+            "errors": self.errors,
+            "tables": [t.to_dict() for t in self.tables],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TablesFile:
+        kw = _known(cls, data)
+        kw["tables"] = [Table.from_dict(t) for t in data.get("tables", [])]
+        return cls(**kw)
+
+
+@dataclass
+class Record:
+    """One printed result, mapped to the catalogue, traceable to its cell (records.jsonl)."""
+
+    id: str
+    source_id: str
+    source_sha256: str
+    table_label: str | None
+    page: int
+    bbox: BBox | None
+    locator: str  # Locator.id
+    locator_readable: str
+    printed: str  # the cell's text exactly as printed
+    value: float | None
+    plus_minus: float | None
+    percent: bool
+    metric: str | None
+    unit: str | None
+    direction: str | None
+    configuration: str | None
+    model: str | None
+    protocol: str | None
+    dataset: str | None
+    benchmark: str | None
+    catalogue_value: float | None = None  # value in the catalogue's unit (after any rescale)
+    rescale: str | None = None
+    uncertainty: str = "Not reported by the source"
+    aggregation: str = "Not reported"
+    evidence_origin: str = "Independent external evaluation (literature extraction)"
+    review_status: str = "catalogued"
+    mapping: dict[str, Any] = field(default_factory=dict)  # scores, reasons, alternatives, manual pins
+    limitations: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)  # Finding ids
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["bbox"] = list(self.bbox) if self.bbox else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Record:
+        kw = _known(cls, data)
+        kw["bbox"] = _bbox(data.get("bbox"))
+        return cls(**kw)
+
+
+@dataclass
+class Finding:
+    """One inconsistency found by an audit check, pointing at the cells it concerns."""
+
+    id: str
+    check: str
+    severity: str  # "error" | "warning" | "info"
+    message: str
+    source_id: str
+    table_label: str | None = None
+    locators: list[str] = field(default_factory=list)  # Locator ids
+    locators_readable: list[str] = field(default_factory=list)
+    expected: Any = None
+    found: Any = None
+    tolerance: Any = None
+    record_ids: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        return cls(**_known(cls, data))

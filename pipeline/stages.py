@@ -1,0 +1,92 @@
+"""The pipeline's stages, in order, and what each reads and writes.
+
+A stage's function takes ``(workspace, source_id, settings)``, writes its outputs (atomically) and
+returns a :class:`StageReport`. The runner records the hashes of the inputs it read, which is how
+``litaudit status`` tells done from stale.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.settings import Settings
+from pipeline.store import Workspace
+
+
+@dataclass
+class StageReport:
+    """What a stage did for one source; ``problems`` counts what it found wrong (exit 1 when > 0)."""
+
+    problems: int = 0
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+StageFunction = Callable[[Workspace, str, Settings], StageReport]
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    target: str  # "module:function" of the StageFunction, imported only when the stage runs
+    inputs: tuple[str, ...]  # workspace-relative paths or globs; {sid} is the source's folder name
+    outputs: tuple[str, ...]
+    help: str = ""
+
+    def function(self) -> StageFunction:
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
+
+    @property
+    def state_path(self) -> str:
+        """Where the runner records this stage's inputs and outputs for a source."""
+        folder = self.outputs[0].rsplit("/", 1)[0]
+        return f"{folder}/.{self.name}.state.json"
+
+
+FETCH = "fetch"
+
+STAGES: tuple[Stage, ...] = (
+    Stage(
+        "extract",
+        "pipeline.extract.stage:run",
+        inputs=("sources/{sid}/source.pdf",),
+        outputs=("extracted/{sid}/tables.json",),
+        help="Find every table, its caption and label, and every cell with a locator.",
+    ),
+    Stage(
+        "map",
+        "pipeline.mapping.stage:run",
+        inputs=("extracted/{sid}/tables.json", "config/catalogue/*.yaml", "config/overrides.yaml"),
+        outputs=("extracted/{sid}/mapping.json",),
+        help="Link rows and columns to the catalogue's datasets, metrics and configurations.",
+    ),
+    Stage(
+        "emit",
+        "pipeline.emit.stage:run",
+        inputs=("extracted/{sid}/tables.json", "extracted/{sid}/mapping.json"),
+        outputs=("extracted/{sid}/records.jsonl",),
+        help="Write review-ready records, validated against the schema, each traceable to its cell.",
+    ),
+    Stage(
+        "audit",
+        "pipeline.audit.stage:run",
+        inputs=(
+            "sources/{sid}/source.pdf",
+            "extracted/{sid}/tables.json",
+            "extracted/{sid}/records.jsonl",
+            "config/catalogue/*.yaml",
+        ),
+        outputs=("audits/{sid}/findings.json", "audits/{sid}/report.html", "audits/{sid}/report.md"),
+        help="Flag inconsistencies and write the reviewer's reports.",
+    ),
+)
+
+
+def get_stage(name: str) -> Stage:
+    for stage in STAGES:
+        if stage.name == name:
+            return stage
+    raise KeyError(name)

@@ -1,0 +1,164 @@
+"""The workspace on disk: where each stage's files live, and safe ways to write them.
+
+Every write goes to a temporary file in the same folder and is renamed into place, so an interrupted
+stage never leaves a half-written file and nothing already stored is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import BadInputError, BadSourceIdError
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_id(source_id: str) -> str:
+    """A folder name for a source id: never absolute, never ``..``, only [A-Za-z0-9._-]."""
+    if not source_id or source_id != source_id.strip():
+        raise BadSourceIdError(f"source id {source_id!r}: empty or padded with spaces")
+    if "\x00" in source_id or ".." in source_id.replace(":", "/").split("/") or source_id.startswith(("/", "\\")):
+        raise BadSourceIdError(f"source id {source_id!r}: would escape the workspace")
+    name = _UNSAFE.sub("_", source_id).strip("._")
+    if not name:
+        raise BadSourceIdError(f"source id {source_id!r}: has no usable characters")
+    return name
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@contextmanager
+def atomic_writer(path: Path, mode: str = "w") -> Iterator[Any]:
+    """Yield a file handle; the file appears at ``path`` only if the block completes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, **({"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {})) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text(path: Path, text: str) -> None:
+    with atomic_writer(path) as fh:
+        fh.write(text)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    with atomic_writer(path, "wb") as fh:
+        fh.write(data)
+
+
+def dumps(data: Any) -> str:
+    """Canonical JSON: sorted keys, two-space indent, UTF-8, trailing newline (byte-stable re-runs)."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_text(path, dumps(data))
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    write_text(path, "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows))
+
+
+def read_json(path: Path) -> Any:
+    """Read a JSON file, turning every failure into one line naming the file."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInputError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInputError(f"{path}: cannot read ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise BadInputError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise BadInputError(f"{path}: file not found") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise BadInputError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    return rows
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """The folders of one litaudit project (``sources/``, ``extracted/``, ``audits/``, ``config/``)."""
+
+    root: Path
+
+    @property
+    def sources_dir(self) -> Path:
+        return self.root / "sources"
+
+    @property
+    def extracted_root(self) -> Path:
+        return self.root / "extracted"
+
+    @property
+    def audits_root(self) -> Path:
+        return self.root / "audits"
+
+    @property
+    def config_dir(self) -> Path:
+        return self.root / "config"
+
+    @property
+    def releases_dir(self) -> Path:
+        return self.root / "releases"
+
+    def source_dir(self, source_id: str) -> Path:
+        return self.sources_dir / safe_id(source_id)
+
+    def source_record_path(self, source_id: str) -> Path:
+        return self.source_dir(source_id) / "source.json"
+
+    def pdf_path(self, source_id: str) -> Path:
+        return self.source_dir(source_id) / "source.pdf"
+
+    def extracted_dir(self, source_id: str) -> Path:
+        return self.extracted_root / safe_id(source_id)
+
+    def audits_dir(self, source_id: str) -> Path:
+        return self.audits_root / safe_id(source_id)
+
+    def fetched_ids(self) -> list[str]:
+        """Ids of every fetched source, in sorted folder order."""
+        ids = []
+        if self.sources_dir.is_dir():
+            for record in sorted(self.sources_dir.glob("*/source.json")):
+                data = read_json(record)
+                ids.append(str(data["id"]))
+        return ids

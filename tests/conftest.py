@@ -1,0 +1,56 @@
+"""Fixtures shared by every test module: a fresh workspace, fast settings, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pipeline.cli import main
+from pipeline.settings import Settings
+from pipeline.store import Workspace
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared is absent")
+
+FAST_ENV = {
+    "LITAUDIT_MIN_REQUEST_INTERVAL": "0",
+    "LITAUDIT_BACKOFF": "0.01",
+    "LITAUDIT_TIMEOUT": "2",
+    "LITAUDIT_RETRIES": "2",
+}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Workspace:
+    root = tmp_path / "ws"
+    (root / "config").mkdir(parents=True)
+    return Workspace(root)
+
+
+@pytest.fixture
+def settings(workspace: Workspace) -> Settings:
+    return Settings.from_env(env=FAST_ENV, root=workspace.root)
+
+
+Invoke = Callable[..., Result]
+
+
+@pytest.fixture
+def invoke(workspace: Workspace) -> Invoke:
+    """Run ``litaudit --root <workspace> ARGS...`` in-process; stdout and stderr kept apart."""
+
+    def _invoke(*args: str, env: dict[str, str] | None = None) -> Result:
+        runner = CliRunner()
+        return runner.invoke(main, ["--root", str(workspace.root), *args], env={**FAST_ENV, **(env or {})})
+
+    return _invoke
+
+
+def json_out(result: Result) -> dict:
+    """The --json payload of a command's result."""
+    return json.loads(result.stdout)
