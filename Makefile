@@ -14,8 +14,9 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed
 
+# The demo paper has planted problems, so the audit exits 1 ("problems found"): that is success here.
 demo: $(VENV)/.installed
-	$(VENV)/bin/litaudit run --demo
+	$(VENV)/bin/litaudit run --demo; status=$$?; [ $$status -le 1 ] || exit $$status
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q

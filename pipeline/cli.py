@@ -18,7 +18,7 @@ COMMANDS: dict[str, str] = {
     "run": "pipeline.commands:run",
     "extract": "pipeline.commands:extract",
     "tables": "pipeline.extract.commands:tables",
-    "catalogue": "pipeline.catalogue:catalogue_command",
+    "catalogue": "pipeline.catalogue.commands:catalogue",
     "map": "pipeline.commands:map_",
     "emit": "pipeline.commands:emit",
     "audit": "pipeline.commands:audit",

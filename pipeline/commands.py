@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ def run_stages(
     """Each stage over every source (sources in parallel), stage after stage."""
     results: list[JobResult] = []
     for stage in stages:
-        batch = [Job(stage.name, sid, settings, force) for sid in source_ids]
+        batch = [Job(stage, sid, settings, force) for sid in source_ids]
         executor = make_executor(jobs, len(batch))
         done = progress(executor.map_unordered(run_job, batch), len(batch), stage.name, show_progress)
         stage_results = sorted(done, key=lambda r: r.source_id)
@@ -68,29 +69,51 @@ def report_results(results: list[JobResult], as_json: bool, extra: dict[str, Any
     raise SystemExit(code)
 
 
-def stage_command(name: str) -> click.Command:
-    stage = get_stage(name)
+def stage_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The arguments every stage command takes."""
+    fn = click.pass_context(handle_errors(fn))
+    fn = json_option(fn)
+    fn = click.option("--force", is_flag=True, help="Run again even when the outputs are up to date.")(fn)
+    fn = click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Sources processed in parallel.")(fn)
+    return click.argument("source_ids", nargs=-1)(fn)
 
-    @click.command(name=name, help=f"{stage.help}\n\nWith no SOURCE_ID, every fetched source.")
-    @click.argument("source_ids", nargs=-1)
-    @click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Sources processed in parallel.")
-    @click.option("--force", is_flag=True, help="Run again even when the outputs are up to date.")
-    @json_option
-    @click.pass_context
-    @handle_errors
+
+def run_stage_command(
+    ctx: click.Context, name: str, source_ids: tuple[str, ...], jobs: int | None, force: bool, as_json: bool
+) -> tuple[Workspace, list[JobResult]]:
+    settings = settings_of(ctx)
+    ws = Workspace(settings.root)
+    ids = resolve_sources(ws, source_ids)
+    return ws, run_stages(settings, [get_stage(name)], ids, jobs or settings.jobs, force, not as_json)
+
+
+def stage_command(name: str) -> click.Command:
+    @click.command(name=name, help=f"{get_stage(name).help}\n\nWith no SOURCE_ID, every fetched source.")
+    @stage_options
     def command(ctx: click.Context, source_ids: tuple[str, ...], jobs: int | None, force: bool, as_json: bool) -> None:
-        settings = settings_of(ctx)
-        ids = resolve_sources(Workspace(settings.root), source_ids)
-        results = run_stages(settings, [stage], ids, jobs or settings.jobs, force, not as_json)
-        report_results(results, as_json)
+        report_results(run_stage_command(ctx, name, source_ids, jobs, force, as_json)[1], as_json)
 
     return command
 
 
 extract = stage_command("extract")
 map_ = stage_command("map")
-emit = stage_command("emit")
 audit = stage_command("audit")
+
+
+@click.command(help=f"{get_stage('emit').help}\n\nWith no SOURCE_ID, every fetched source.")
+@click.option("--csv", "write_csv", is_flag=True, help="Also write extracted/<source>/records.csv for spreadsheets.")
+@stage_options
+def emit(
+    ctx: click.Context, source_ids: tuple[str, ...], jobs: int | None, force: bool, as_json: bool, write_csv: bool
+) -> None:
+    ws, results = run_stage_command(ctx, "emit", source_ids, jobs, force, as_json)
+    csv_files = []
+    if write_csv:
+        from pipeline.emit.export_csv import write_records_csv
+
+        csv_files = [str(write_records_csv(ws, r.source_id)) for r in results if r.status != "failed"]
+    report_results(results, as_json, {"csv": csv_files} if write_csv else None)
 
 
 @click.command()

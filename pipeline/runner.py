@@ -95,7 +95,7 @@ class JobResult:
 
 @dataclass(frozen=True)
 class Job:
-    stage: str
+    stage: Stage
     source_id: str
     settings: Settings
     force: bool = False
@@ -104,7 +104,7 @@ class Job:
 def run_job(job: Job) -> JobResult:
     """Run one stage for one source; failures come back as results, never as exceptions."""
     ws = Workspace(job.settings.root)
-    stage = next(s for s in STAGES if s.name == job.stage)
+    stage = job.stage
     try:
         if not job.force and stage_state(ws, stage, job.source_id) == DONE:
             return JobResult(job.source_id, stage.name, "skipped", message="up to date")

@@ -79,7 +79,12 @@ STAGES: tuple[Stage, ...] = (
             "extracted/{sid}/records.jsonl",
             "config/catalogue/*.yaml",
         ),
-        outputs=("audits/{sid}/findings.json", "audits/{sid}/report.html", "audits/{sid}/report.md"),
+        outputs=(
+            "audits/{sid}/findings.json",
+            "audits/{sid}/records.jsonl",
+            "audits/{sid}/report.html",
+            "audits/{sid}/report.md",
+        ),
         help="Flag inconsistencies and write the reviewer's reports.",
     ),
 )
