@@ -107,7 +107,17 @@ def run_job(job: Job) -> JobResult:
     stage = job.stage
     try:
         if not job.force and stage_state(ws, stage, job.source_id) == DONE:
-            return JobResult(job.source_id, stage.name, "skipped", message="up to date")
+            recorded = read_json(ws.root / stage.state_path.format(sid=safe_id(job.source_id)))
+            problems = int(recorded.get("problems", 0))
+            return JobResult(
+                job.source_id,
+                stage.name,
+                "skipped",
+                problems=problems,
+                exit_code=EXIT_PROBLEMS if problems else 0,
+                message="up to date",
+                summary=recorded.get("summary", {}),
+            )
         missing = [p for p in _expand(ws, job.source_id, stage.inputs[:1]) if not p.is_file()]
         if missing:
             raise StageInputMissingError(f"{_rel(ws, missing[0])}: not found; run the stage before {stage.name} first")
@@ -123,6 +133,7 @@ def run_job(job: Job) -> JobResult:
                 "finished_at": utc_now(),
                 "inputs": inputs,
                 "outputs": outputs,
+                "problems": report.problems,
                 "summary": report.summary,
             },
         )

@@ -57,6 +57,8 @@ def test_failures_come_back_as_results_with_exit_codes(workspace: Workspace, set
     assert (bug.status, bug.exit_code, bug.message) == ("failed", 2, "ZeroDivisionError: division by zero")
     warn = run_job(Job(COPY, "local:warn", settings))
     assert (warn.status, warn.problems, warn.exit_code) == ("done", 2, 1)
+    again = run_job(Job(COPY, "local:warn", settings))  # an up-to-date re-run still reports what was found
+    assert (again.status, again.problems, again.exit_code) == ("skipped", 2, 1)
     assert not (workspace.extracted_dir("local:bad") / "copy.txt").exists()
     assert stage_state(workspace, COPY, "local:bad") == MISSING
 
