@@ -29,5 +29,8 @@ bench-tables: $(VENV)/.installed
 	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) $(SHARED)/bench/score_tables.py --gold $(SHARED)/corpus/gold --icdar \
 		--systems project,camelot-stream,camelot-lattice,pdfplumber
 
+bench-release: $(VENV)/.installed
+	$(PY) benchmarks/bench_release.py
+
 clean:
 	rm -rf sources/*/ extracted/*/ audits/*/ releases/ .pytest_cache

@@ -51,6 +51,7 @@ def atomic_writer(path: Path, mode: str = "w") -> Iterator[Any]:
     """Yield a file handle; the file appears at ``path`` only if the block completes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.fchmod(fd, 0o644)  # mkstemp's 0600 would make shared workspaces and releases unreadable to others
     try:
         with os.fdopen(fd, mode, **({"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {})) as fh:
             yield fh

@@ -1,0 +1,1 @@
+"""Review and release: reviewer decisions, and hashed, verifiable release snapshots (BagIt bags)."""

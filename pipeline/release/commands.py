@@ -1,0 +1,204 @@
+"""The click commands ``review``, ``freeze``, ``verify``, ``diff`` and ``export``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
+from pipeline.commands import resolve_sources
+from pipeline.errors import EXIT_PROBLEMS, BadInputError
+from pipeline.release.contents import opened_release, read_release
+from pipeline.release.diff import diff_records, format_diff
+from pipeline.release.export import FORMATS, catalogue_tables, default_output, export_tables
+from pipeline.release.freeze import FreezeOptions, today_utc
+from pipeline.release.freeze import freeze as freeze_release
+from pipeline.release.records import read_records, records_path
+from pipeline.release.review import pending_records, read_reviews, record_decision, reviews_path
+from pipeline.release.verify import verify_bag
+from pipeline.store import Workspace
+
+release_path = click.Path(exists=False, path_type=Path)
+
+
+def _decision(accept: bool, reject: bool, correct: float | None) -> tuple[str, float | None]:
+    chosen = [
+        name for name, given in (("accept", accept), ("reject", reject), ("correct", correct is not None)) if given
+    ]
+    if len(chosen) != 1:
+        raise BadInputError("review SOURCE RECORD_ID needs exactly one of --accept, --reject or --correct VALUE")
+    return chosen[0], correct
+
+
+def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
+    rows: list[dict[str, Any]] = []
+    counts: dict[str, dict[str, int]] = {}
+    for sid in source_ids:
+        records = read_records(ws, sid)
+        waiting = pending_records(records, read_reviews(reviews_path(ws, sid)))
+        counts[sid] = {"records": len(records.rows), "pending": len(waiting)}
+        rows += [
+            {
+                "source_id": sid,
+                "record_id": r["id"],
+                "locator_readable": r.get("locator_readable"),
+                "printed": r.get("printed"),
+                "findings": len(r.get("findings") or []),
+            }
+            for r in waiting
+        ]
+    lines = [f"{sid}: {c['pending']} of {c['records']} records need a decision" for sid, c in counts.items()]
+    lines += [
+        f"  {r['source_id']}  {r['record_id']}  {r['locator_readable']}  printed {r['printed']}"
+        + (f"  [{r['findings']} finding(s)]" if r["findings"] else "")
+        for r in rows
+    ]
+    emit_result(as_json, {"ok": True, "counts": counts, "pending": rows}, "\n".join(lines) or "no records to review")
+
+
+@click.command()
+@click.argument("source_id", required=False)
+@click.argument("record_id", required=False)
+@click.option("--accept", is_flag=True, help="The record matches the source: status 'source checked'.")
+@click.option("--reject", is_flag=True, help="The record is wrong and should not be used: status 'rejected'.")
+@click.option("--correct", type=float, metavar="VALUE", help="Record the right value beside the printed one.")
+@click.option("--note", default="", help="Why (kept in the log).")
+@click.option("--reviewer", envvar="LITAUDIT_REVIEWER", default="", help="Who decides [env LITAUDIT_REVIEWER].")
+@click.option("--pending", is_flag=True, help="List the records that still need a decision (of SOURCE, or all).")
+@json_option
+@click.pass_context
+@handle_errors
+def review(
+    ctx: click.Context,
+    source_id: str | None,
+    record_id: str | None,
+    accept: bool,
+    reject: bool,
+    correct: float | None,
+    note: str,
+    reviewer: str,
+    pending: bool,
+    as_json: bool,
+) -> None:
+    """Record a reviewer's decision on one record, appended to audits/<source>/reviews.jsonl.
+
+    Each entry carries the SHA-256 of the previous one; an edited history is refused (exit 1).
+    """
+    ws = Workspace(settings_of(ctx).root)
+    if pending:
+        if record_id or accept or reject or correct is not None:
+            raise BadInputError("review --pending takes at most a SOURCE, no record or decision")
+        ids = [source_id] if source_id else [sid for sid in ws.fetched_ids() if records_path(ws, sid)]
+        _pending(ws, ids, as_json)
+        return
+    if not source_id or not record_id:
+        raise BadInputError("review needs SOURCE RECORD_ID and a decision (or --pending)")
+    decision, value = _decision(accept, reject, correct)
+    records = read_records(ws, source_id)
+    before = pending_records(records, read_reviews(reviews_path(ws, source_id)))
+    entry, added = record_decision(ws, records, record_id, decision, reviewer=reviewer, note=note, value=value)
+    payload = {"ok": True, "recorded": added, "review_status": entry.status, "entry": entry.to_dict()}
+    verb = "recorded" if added else "already recorded"
+    human = f"{source_id} {record_id}: {decision} {verb}; review status now '{entry.status}'"
+    if added and any(r["id"] == record_id for r in before):
+        human += f" (first decision on it; {len(before) - 1} record(s) of {source_id} left to review)"
+    emit_result(as_json, payload, human)
+
+
+@click.command()
+@click.option("--id", "source_ids", multiple=True, metavar="ID", help="Release only this source (repeatable).")
+@click.option("--with-pdfs", is_flag=True, help="Include each source's PDF.")
+@click.option(
+    "--date",
+    "day",
+    envvar="LITAUDIT_RELEASE_DATE",
+    default=None,
+    metavar="YYYY-MM-DD",
+    help="Release date (default: today, UTC) [env LITAUDIT_RELEASE_DATE].",
+)
+@json_option
+@click.pass_context
+@handle_errors
+def freeze(ctx: click.Context, source_ids: tuple[str, ...], with_pdfs: bool, day: str | None, as_json: bool) -> None:
+    """Freeze records, findings, reviews, catalogue and settings into releases/<date>-<hash>/ (BagIt) + .tar.gz.
+
+    Refuses (exit 1) sources with stale stages or without records, naming each.
+    """
+    settings = settings_of(ctx)
+    ws = Workspace(settings.root)
+    options = FreezeOptions(date=day or today_utc(), with_pdfs=with_pdfs)
+    result = freeze_release(ws, settings, resolve_sources(ws, source_ids), options)
+    c = result.counts
+    state = "already frozen" if result.already_frozen else "frozen"
+    lines = [
+        f"{result.release_id}: {state} (sources {c['sources']}, records {c['records']}, findings {c['findings']}, "
+        f"review decisions {c['reviews']}, PDFs {c['pdfs']})",
+        f"folder:  {result.path}",
+        f"archive: {result.archive}",
+        *(f"note: {n}" for n in result.notes),
+    ]
+    emit_result(as_json, {"ok": True, **result.to_dict()}, "\n".join(lines))
+
+
+@click.command()
+@click.argument("release", type=release_path)
+@click.option("--fast", is_flag=True, help="Only check the Payload-Oxum (file count and bytes); no re-hashing.")
+@json_option
+@click.pass_context
+@handle_errors
+def verify(ctx: click.Context, release: Path, fast: bool, as_json: bool) -> None:
+    """Re-hash a release (folder or .tar.gz) and name each missing, changed or extra file (exit 1)."""
+    with opened_release(release) as bag_dir:
+        report = verify_bag(bag_dir, fast=fast, shown_as=str(release))
+    what = "Payload-Oxum only, contents not re-hashed" if fast else "every file re-hashed"
+    summary = f"{report.files} files, {report.bytes} bytes; {what}"
+    if report.ok:
+        human = f"{release}: OK ({summary})"
+    else:
+        human = "\n".join([f"{release}: {len(report.problems)} problem(s) ({summary})", *map(str, report.problems)])
+    emit_result(as_json, report.to_dict(), human)
+    if not report.ok:
+        raise SystemExit(EXIT_PROBLEMS)
+
+
+@click.command()
+@click.argument("a", type=release_path)
+@click.argument("b", type=release_path)
+@json_option
+@click.pass_context
+@handle_errors
+def diff(ctx: click.Context, a: Path, b: Path, as_json: bool) -> None:
+    """Records added, removed and changed (value, mapping, review status) from release A to release B."""
+    with opened_release(a) as dir_a, opened_release(b) as dir_b:
+        old, new = read_release(dir_a), read_release(dir_b)
+    result = diff_records(old.release_id, old.records, new.release_id, new.records)
+    emit_result(as_json, {"ok": True, **result.to_dict()}, format_diff(result))
+
+
+@click.command()
+@click.argument("release", type=release_path)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), required=True, help="Output format.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder (csv, parquet) or file (duckdb); default beside the release.",
+)
+@json_option
+@click.pass_context
+@handle_errors
+def export(ctx: click.Context, release: Path, fmt: str, output: Path | None, as_json: bool) -> None:
+    """The catalogue tables of a release: results, sources, protocol_coverage, evaluation_matrix."""
+    with opened_release(release) as bag_dir:
+        contents = read_release(bag_dir)
+    tables = catalogue_tables(contents)
+    out = output or default_output(release, contents.release_id, fmt)
+    written = export_tables(tables, fmt, out)
+    rows = {name: len(frame) for name, frame in tables.items()}
+    human = "\n".join([f"{contents.release_id}: {fmt} -> {out}", *(f"  {n}: {k} rows" for n, k in rows.items())])
+    emit_result(
+        as_json, {"ok": True, "id": contents.release_id, "files": [str(p) for p in written], "rows": rows}, human
+    )

@@ -1,0 +1,208 @@
+"""``litaudit export``: a release's catalogue as tables to open in pandas or query across papers.
+
+Tables: ``results`` (one row per record, with its locator), ``sources``, ``protocol_coverage``
+(protocol and dataset -> results, sources, configurations) and ``evaluation_matrix`` (model x protocol
+-> results, datasets, sources, configurations, metrics). The two summary tables count every record
+except rejected ones, so each of their numbers is a count over ``results`` rows one can repeat.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pandas as pd
+
+from pipeline.errors import BadInputError
+from pipeline.release.contents import ReleaseContents
+from pipeline.store import atomic_writer
+
+FORMATS = ("csv", "parquet", "duckdb")
+REJECTED = "rejected"
+
+STRING, FLOAT, INT, BOOL = "string", "float64", "Int64", "boolean"
+RESULT_COLUMNS: dict[str, str] = {
+    "release_id": STRING,
+    "source_id": STRING,
+    "record_id": STRING,
+    "table_label": STRING,
+    "page": INT,
+    "locator": STRING,
+    "locator_readable": STRING,
+    "configuration": STRING,
+    "model": STRING,
+    "dataset": STRING,
+    "protocol": STRING,
+    "benchmark": STRING,
+    "metric": STRING,
+    "value": FLOAT,
+    "printed": STRING,
+    "plus_minus": FLOAT,
+    "percent": BOOL,
+    "unit": STRING,
+    "direction": STRING,
+    "catalogue_value": FLOAT,
+    "corrected_value": FLOAT,
+    "review_status": STRING,
+    "reviewer": STRING,
+    "review_date": STRING,
+    "findings": INT,
+    "limitations": STRING,
+    "aggregation": STRING,
+    "uncertainty": STRING,
+    "evidence_origin": STRING,
+}
+SOURCE_COLUMNS: dict[str, str] = {
+    "source_id": STRING,
+    "sha256": STRING,
+    "title": STRING,
+    "authors": STRING,
+    "url": STRING,
+    "version": STRING,
+    "published": STRING,
+    "licence": STRING,
+    "page_count": INT,
+    "records": INT,
+    "records_from": STRING,
+    "audited": BOOL,
+    "findings": INT,
+    "reviews": INT,
+    "pdf_included": BOOL,
+}
+
+
+class MissingExtraError(BadInputError):
+    """An export format needs an optional dependency that is not installed."""
+
+
+def _frame(rows: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=list(columns))
+    return frame.astype(columns)
+
+
+def _result_row(release_id: str, record: dict[str, Any]) -> dict[str, Any]:
+    review = record.get("review") or {}
+    row = {name: record.get(name) for name in RESULT_COLUMNS}
+    row.update(
+        release_id=release_id,
+        record_id=record.get("id"),
+        reviewer=review.get("reviewer"),
+        review_date=review.get("date"),
+        findings=len(record.get("findings") or []),
+        limitations="; ".join(record.get("limitations") or []),
+    )
+    return row
+
+
+def _source_row(source: dict[str, Any]) -> dict[str, Any]:
+    summary = source.get("release", {})
+    row = {name: source.get(name) for name in SOURCE_COLUMNS}
+    row.update(
+        source_id=source.get("id"),
+        authors="; ".join(source.get("authors") or []),
+        records=summary.get("records"),
+        records_from=summary.get("records_from"),
+        audited=summary.get("audited"),
+        findings=summary.get("findings"),
+        reviews=summary.get("reviews"),
+        pdf_included=summary.get("pdf"),
+    )
+    return row
+
+
+def catalogue_tables(contents: ReleaseContents) -> dict[str, pd.DataFrame]:
+    results = _frame([_result_row(contents.release_id, r) for r in contents.records], RESULT_COLUMNS)
+    kept = results[results["review_status"].fillna("") != REJECTED]
+    coverage = (
+        kept.groupby(["benchmark", "protocol", "dataset"], dropna=False)
+        .agg(
+            results=("record_id", "size"), sources=("source_id", "nunique"), configurations=("configuration", "nunique")
+        )
+        .reset_index()
+    )
+    matrix = (
+        kept.groupby(["model", "protocol"], dropna=False)
+        .agg(
+            results=("record_id", "size"),
+            datasets=("dataset", "nunique"),
+            sources=("source_id", "nunique"),
+            configurations=("configuration", "nunique"),
+            metrics=("metric", lambda s: "; ".join(sorted(s.dropna().unique()))),
+        )
+        .reset_index()
+    )
+    return {
+        "results": results,
+        "sources": _frame([_source_row(s) for s in contents.sources], SOURCE_COLUMNS),
+        "protocol_coverage": coverage,
+        "evaluation_matrix": matrix,
+    }
+
+
+def _require(module: str, fmt: str) -> ModuleType:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(
+            f"export --format {fmt} needs {module}, which is not installed: pip install 'litaudit[export]'"
+        ) from None
+
+
+def write_csv(tables: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
+    written = []
+    for name, frame in tables.items():
+        with atomic_writer(folder / f"{name}.csv") as fh:
+            frame.to_csv(fh, index=False)
+        written.append(folder / f"{name}.csv")
+    return written
+
+
+def write_parquet(tables: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
+    _require("pyarrow", "parquet")
+    written = []
+    for name, frame in tables.items():
+        with atomic_writer(folder / f"{name}.parquet", "wb") as fh:
+            frame.to_parquet(fh, index=False, engine="pyarrow")
+        written.append(folder / f"{name}.parquet")
+    return written
+
+
+def write_duckdb(tables: dict[str, pd.DataFrame], path: Path) -> list[Path]:
+    """One DuckDB file holding every table (built beside the target, then renamed into place)."""
+    duckdb = _require("duckdb", "duckdb")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        con = duckdb.connect(str(tmp / path.name))
+        try:
+            for name, frame in tables.items():
+                con.register("frame", frame)
+                con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM frame')
+                con.unregister("frame")
+        finally:
+            con.close()
+        os.replace(tmp / path.name, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return [path]
+
+
+def export_tables(tables: dict[str, pd.DataFrame], fmt: str, out: Path) -> list[Path]:
+    """Write the tables: a folder of .csv or .parquet files, or one .duckdb file."""
+    if fmt == "csv":
+        return write_csv(tables, out)
+    if fmt == "parquet":
+        return write_parquet(tables, out)
+    if fmt == "duckdb":
+        return write_duckdb(tables, out)
+    raise BadInputError(f"export format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+def default_output(release_path: Path, release_id: str, fmt: str) -> Path:
+    """Beside the release, never inside it (an extra file there would fail verify)."""
+    return release_path.parent / (f"{release_id}.duckdb" if fmt == "duckdb" else f"{release_id}-{fmt}")

@@ -1,0 +1,188 @@
+"""What a release holds: per source its record, reviewed records, findings and review log; the
+catalogue and the settings used.
+
+Readiness, decided here: a source is refused when any stage is *stale* (its inputs changed since it
+ran: a re-fetched PDF, an edited catalogue), when it has no records at all, or when its records were
+made from another PDF than the one fetched. *Missing* stages are fine as long as records exist: an
+unaudited source is released with its emitted records, and release.json says so.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import EXIT_PROBLEMS, LitauditError
+from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
+from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
+from pipeline.runner import STALE, source_status
+from pipeline.settings import Settings
+from pipeline.store import Workspace, read_json, safe_id
+
+Content = bytes | Path  # bytes to write, or a workspace file to copy as is
+
+
+class NotReadyError(LitauditError):
+    """Some sources cannot be released as they stand (stale stages, no records, mismatched PDF)."""
+
+    exit_code = EXIT_PROBLEMS
+
+
+@dataclass
+class SourcePlan:
+    """One source as it will be released."""
+
+    source: dict[str, Any]
+    records: RecordsFile
+    reviews: list[ReviewEntry]
+    findings_path: Path | None
+    pdf_path: Path | None
+
+    @property
+    def folder(self) -> str:
+        return safe_id(self.source["id"])
+
+    def released_records(self) -> list[dict[str, Any]]:
+        latest = latest_decisions(self.reviews)
+        return [apply_review(row, latest.get(row["id"])) for row in self.records.rows]
+
+    def summary(self, released: list[dict[str, Any]]) -> dict[str, Any]:
+        ids = self.records.ids()
+        return {
+            "id": self.source["id"],
+            "folder": self.folder,
+            "sha256": self.source.get("sha256"),
+            "title": self.source.get("title"),
+            "records": len(released),
+            "records_from": self.records.relpath,
+            "audited": self.records.origin == AUDITED,
+            "findings": count_findings(self.findings_path),
+            "reviews": len(self.reviews),
+            "orphan_reviews": sum(1 for e in self.reviews if e.record_id not in ids),
+            "review_status": dict(sorted(Counter(r["review_status"] for r in released).items())),
+            "pdf": self.pdf_path is not None,
+        }
+
+
+@dataclass
+class Payload:
+    """The files of a release's ``data/`` folder, keyed by their path there, plus what they hold."""
+
+    files: dict[str, Content] = field(default_factory=dict)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def write(self, folder: Path) -> None:
+        for rel, content in sorted(self.files.items()):
+            target = folder / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, Path):
+                shutil.copyfile(content, target)
+            else:
+                target.write_bytes(content)
+
+
+def count_findings(path: Path | None) -> int:
+    """Findings in a findings.json: a list of findings, or an object holding one under "findings"."""
+    if path is None:
+        return 0
+    data = read_json(path)
+    items = data.get("findings", []) if isinstance(data, dict) else data
+    return len(items) if isinstance(items, list) else 0
+
+
+def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[SourcePlan | None, list[str]]:
+    stale = [name for name, state in source_status(ws, source_id)["stages"].items() if state == STALE]
+    problems = [f"{source_id}: {name} is stale (its inputs changed since it ran)" for name in stale]
+    source = read_json(ws.source_record_path(source_id))
+    try:
+        records = read_records(ws, source_id)
+    except NoRecordsError:
+        return None, [*problems, f"{source_id}: has no records (run extract, map and emit first, or leave it out)"]
+    if not records.rows:
+        problems.append(f"{source_id}: {records.relpath} holds no records")
+    other = sorted({r.get("source_sha256") for r in records.rows} - {source.get("sha256")}, key=str)
+    if other:
+        problems.append(f"{source_id}: records were made from another PDF (sha256 {other[0]})")
+    findings = ws.audits_dir(source_id) / "findings.json"
+    plan = SourcePlan(
+        source=source,
+        records=records,
+        reviews=read_reviews(reviews_path(ws, source_id)),
+        findings_path=findings if findings.is_file() else None,
+        pdf_path=ws.pdf_path(source_id) if with_pdfs else None,
+    )
+    return plan, problems
+
+
+def plan_sources(ws: Workspace, source_ids: list[str], with_pdfs: bool) -> list[SourcePlan]:
+    """Every source ready to release; otherwise one error listing each source that is not, and why."""
+    plans: list[SourcePlan] = []
+    problems: list[str] = []
+    for sid in source_ids:
+        plan, found = _problems_of(ws, sid, with_pdfs)
+        problems.extend(found)
+        if plan is not None:
+            plans.append(plan)
+    if problems:
+        raise NotReadyError("cannot freeze: " + "; ".join(problems))
+    return plans
+
+
+def settings_used(settings: Settings) -> dict[str, Any]:
+    """The settings in force, less the workspace path (which says nothing about the results)."""
+    return {k: v for k, v in settings.to_dict().items() if k != "root"}
+
+
+def _jsonl(rows: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
+
+
+def build_payload(ws: Workspace, settings: Settings, plans: list[SourcePlan]) -> Payload:
+    payload = Payload()
+    for plan in plans:
+        base = f"sources/{plan.folder}"
+        released = plan.released_records()
+        payload.files[f"{base}/source.json"] = ws.source_record_path(plan.source["id"])
+        payload.files[f"{base}/records.jsonl"] = _jsonl(released)
+        if plan.findings_path:
+            payload.files[f"{base}/findings.json"] = plan.findings_path
+        if plan.reviews:
+            payload.files[f"{base}/reviews.jsonl"] = reviews_path(ws, plan.source["id"])
+        if plan.pdf_path:
+            payload.files[f"{base}/source.pdf"] = plan.pdf_path
+        summary = plan.summary(released)
+        payload.sources.append(summary)
+        if not summary["audited"]:
+            payload.notes.append(f"{summary['id']}: not audited; records taken from {summary['records_from']}")
+        if summary["orphan_reviews"]:
+            payload.notes.append(
+                f"{summary['id']}: {summary['orphan_reviews']} review decisions name records not in this release"
+            )
+    for path in sorted(ws.config_dir.glob("catalogue/*.yaml")):
+        payload.files[f"config/catalogue/{path.name}"] = path
+    overrides = ws.config_dir / "overrides.yaml"
+    if overrides.is_file():
+        payload.files["config/overrides.yaml"] = overrides
+    payload.files["settings.json"] = (json.dumps(settings_used(settings), indent=2, sort_keys=True) + "\n").encode()
+    return payload
+
+
+def release_counts(payload: Payload) -> dict[str, Any]:
+    statuses: Counter[str] = Counter()
+    for source in payload.sources:
+        statuses.update(source["review_status"])
+    return {
+        "sources": len(payload.sources),
+        "records": sum(s["records"] for s in payload.sources),
+        "findings": sum(s["findings"] for s in payload.sources),
+        "reviews": sum(s["reviews"] for s in payload.sources),
+        "pdfs": sum(s["pdf"] for s in payload.sources),
+        "catalogue_files": sum(1 for rel in payload.files if rel.startswith("config/catalogue/")),
+        "review_status": dict(sorted(statuses.items())),
+        "not_audited": sum(not s["audited"] for s in payload.sources),
+    }

@@ -1,0 +1,200 @@
+"""litaudit review: decisions appended to a hash-chained log; edits to the history are caught."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import json_out
+
+from pipeline.release.records import read_records
+from pipeline.release.review import (
+    ReviewChainError,
+    entry_sha256,
+    read_reviews,
+    record_decision,
+    reviews_path,
+)
+from pipeline.release.sample import SamplePaper, add_paper
+from pipeline.store import Workspace
+
+SID = "arxiv:2401.00001"
+
+
+@pytest.fixture
+def record_ids(workspace: Workspace) -> list[str]:
+    return [r.id for r in add_paper(workspace, SamplePaper(SID, seed=1))]
+
+
+def log_lines(ws: Workspace) -> list[dict]:
+    return [json.loads(line) for line in reviews_path(ws, SID).read_text().splitlines()]
+
+
+def test_accept_moves_status_and_starts_the_chain(invoke, workspace, record_ids) -> None:
+    result = invoke("review", SID, record_ids[0], "--accept", "--reviewer", "ann", "--note", "matches p1", "--json")
+    assert result.exit_code == 0, result.stderr
+    payload = json_out(result)
+    assert payload["recorded"] is True
+    assert payload["review_status"] == "source checked"
+    result = invoke("review", SID, record_ids[1], "--reject", "--reviewer", "bob")
+    assert result.exit_code == 0
+    assert "review status now 'rejected'" in result.stdout
+    first, second = log_lines(workspace)
+    assert set(first) == {"record_id", "decision", "value", "note", "reviewer", "date", "prev_sha256", "sha256"}
+    assert (first["record_id"], first["decision"], first["note"], first["reviewer"]) == (
+        record_ids[0],
+        "accept",
+        "matches p1",
+        "ann",
+    )
+    assert first["prev_sha256"] is None and first["value"] is None
+    assert first["date"].endswith("Z")
+    assert first["sha256"] == entry_sha256(first)
+    assert second["prev_sha256"] == first["sha256"]
+    assert second["sha256"] == entry_sha256(second)
+
+
+def test_correction_keeps_the_printed_value_and_records_the_corrected_one(invoke, workspace, record_ids) -> None:
+    result = invoke("review", SID, record_ids[2], "--correct", "0.815", "--reviewer", "ann", "--json")
+    assert result.exit_code == 0, result.stderr
+    payload = json_out(result)
+    assert payload["review_status"] == "corrected"
+    assert payload["entry"]["value"] == 0.815
+    stored = read_records(workspace, SID).rows[2]
+    assert stored["printed"] != "0.815"  # the workspace records are not rewritten: the log says what changed
+
+
+def test_latest_decision_wins(workspace, record_ids) -> None:
+    records = read_records(workspace, SID)
+    record_decision(workspace, records, record_ids[0], "accept", reviewer="ann")
+    entry, added = record_decision(workspace, records, record_ids[0], "reject", reviewer="bob", note="misread")
+    assert added and entry.status == "rejected"
+    entries = read_reviews(reviews_path(workspace, SID))
+    assert [e.decision for e in entries] == ["accept", "reject"]
+
+
+def test_repeating_the_latest_decision_appends_nothing(invoke, workspace, record_ids) -> None:
+    args = ("review", SID, record_ids[0], "--accept", "--reviewer", "ann")
+    assert invoke(*args).exit_code == 0
+    before = reviews_path(workspace, SID).read_bytes()
+    again = invoke(*args, "--json")
+    assert again.exit_code == 0
+    assert json_out(again)["recorded"] is False
+    assert reviews_path(workspace, SID).read_bytes() == before
+
+
+def test_unknown_record_is_exit_2_naming_it_and_writes_nothing(invoke, workspace, record_ids) -> None:
+    result = invoke("review", SID, "no-such-record", "--accept", "--reviewer", "ann")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert "record 'no-such-record': not among the 12 records" in result.stderr
+    assert not reviews_path(workspace, SID).exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--reviewer", "ann"),  # no decision
+        ("--accept", "--reject", "--reviewer", "ann"),  # two decisions
+        ("--accept",),  # no reviewer
+        ("--correct", "nan", "--reviewer", "ann"),
+        ("--correct", "abc", "--reviewer", "ann"),
+    ],
+)
+def test_bad_decisions_are_exit_2(invoke, workspace, record_ids, args) -> None:
+    result = invoke("review", SID, record_ids[0], *args)
+    assert result.exit_code == 2, result.stdout
+    assert "Traceback" not in result.stderr
+    assert not reviews_path(workspace, SID).exists()
+
+
+def test_source_without_records_is_exit_2(invoke, record_ids) -> None:
+    result = invoke("review", "arxiv:9999.99999", "x", "--accept", "--reviewer", "ann")
+    assert result.exit_code == 2
+    assert "no records" in result.stderr
+
+
+def test_pending_lists_what_still_needs_a_decision(invoke, workspace, record_ids) -> None:
+    add_paper(workspace, SamplePaper("arxiv:2401.00002", seed=2, audited=False))
+    invoke("review", SID, record_ids[0], "--accept", "--reviewer", "ann")
+    invoke("review", SID, record_ids[1], "--correct", "0.5", "--reviewer", "ann")
+    result = invoke("review", "--pending", "--json")
+    assert result.exit_code == 0
+    payload = json_out(result)
+    assert payload["counts"] == {
+        SID: {"records": 12, "pending": 10},
+        "arxiv:2401.00002": {"records": 12, "pending": 12},
+    }
+    pending_ids = {row["record_id"] for row in payload["pending"] if row["source_id"] == SID}
+    assert pending_ids == set(record_ids[2:])
+    text = invoke("review", "--pending", SID)
+    assert text.stdout.splitlines()[0] == f"{SID}: 10 of 12 records need a decision"
+    assert "arxiv:2401.00002" not in text.stdout
+
+
+def _tamper(path: Path, line: int, edit) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1 : line] = edit(lines[line - 1])
+    path.write_text("".join(lines))
+
+
+def _three_decisions(workspace: Workspace, record_ids: list[str]) -> Path:
+    records = read_records(workspace, SID)
+    for rid in record_ids[:3]:
+        record_decision(workspace, records, rid, "accept", reviewer="ann", note="ok")
+    return reviews_path(workspace, SID)
+
+
+def test_edited_middle_entry_is_caught_naming_file_and_line(invoke, workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    _tamper(path, 2, lambda line: [line.replace('"accept"', '"reject"')])
+    result = invoke("review", "--pending", SID)
+    assert result.exit_code == 1
+    message = f"{path}:2: entry was edited (its content no longer matches its sha256)"
+    assert result.stderr.splitlines() == [f"litaudit: error: {message}"]
+
+
+def test_deleted_middle_entry_is_caught(invoke, workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    _tamper(path, 2, lambda line: [])
+    result = invoke("review", SID, record_ids[5], "--accept", "--reviewer", "ann")
+    assert result.exit_code == 1
+    assert f"{path}:2: chain broken" in result.stderr
+    assert len(path.read_text().splitlines()) == 2  # nothing appended to a broken log
+
+
+def test_rehashed_edit_is_caught_at_the_next_entry(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+
+    def rehash(line: str) -> list[str]:
+        entry = json.loads(line)
+        entry["note"] = "changed later"
+        entry["sha256"] = entry_sha256(entry)
+        return [json.dumps(entry, sort_keys=True) + "\n"]
+
+    _tamper(path, 2, rehash)
+    with pytest.raises(ReviewChainError, match=r":3: chain broken \(prev_sha256 does not match the entry on line 2\)"):
+        read_reviews(path)
+
+
+def test_garbage_line_is_caught(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    _tamper(path, 3, lambda line: [line[:20] + "\n"])
+    with pytest.raises(ReviewChainError, match=r":3: not valid JSON"):
+        read_reviews(path)
+
+
+def test_concurrent_reviewers_keep_one_chain(workspace, record_ids) -> None:
+    records = read_records(workspace, SID)
+    threads = [
+        threading.Thread(target=record_decision, args=(workspace, records, rid, "accept"), kwargs={"reviewer": "r"})
+        for rid in record_ids[:8]
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    entries = read_reviews(reviews_path(workspace, SID))
+    assert sorted(e.record_id for e in entries) == sorted(record_ids[:8])
