@@ -1,0 +1,64 @@
+"""``litaudit catalogue check``: validate the catalogue files before the mapper relies on them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from pipeline.catalogue.check import check_catalogue
+from pipeline.catalogue.load import read_catalogue_dir, resolve_catalogue_dir
+from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
+from pipeline.errors import EXIT_PROBLEMS, ConfigError
+from pipeline.store import Workspace
+
+
+@click.group()
+def catalogue() -> None:
+    """The results catalogue (config/catalogue/*.yaml): benchmarks, datasets, metrics, configurations."""
+
+
+@catalogue.command()
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=str),
+    default=None,
+    help="Catalogue folder to check (default: the workspace's config/catalogue, else the shipped one).",
+)
+@json_option
+@click.pass_context
+@handle_errors
+def check(ctx: click.Context, folder: str | None, as_json: bool) -> None:
+    """Unique ids and names, known units and directions, sound ranges, no dangling references.
+
+    Exit 1 when problems are found, 2 when a file is unreadable or malformed.
+    """
+    where = Path(folder) if folder else resolve_catalogue_dir(Workspace(settings_of(ctx).root).config_dir)
+    if not where.is_dir():
+        raise ConfigError(f"{where}: not a folder")
+    loaded = read_catalogue_dir(where)
+    problems = check_catalogue(loaded)
+    counts = {
+        "benchmarks": len(loaded.benchmarks),
+        "protocols": len(loaded.protocols),
+        "datasets": len(loaded.datasets),
+        "metrics": len(loaded.metrics),
+        "configurations": len(loaded.configurations),
+        "quantities": len(loaded.quantities),
+    }
+    payload = {
+        "ok": not problems,
+        "dir": str(where),
+        "files": [os.path.basename(f) for f in loaded.files],
+        "counts": counts,
+        "digest": loaded.digest,
+        "problems": problems,
+    }
+    summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    verdict = f"{len(problems)} problem(s)" if problems else "ok"
+    human = "\n".join([*problems, f"{where}: {len(loaded.files)} files, {summary}: {verdict}"])
+    emit_result(as_json, payload, human)
+    if problems:
+        raise SystemExit(EXIT_PROBLEMS)

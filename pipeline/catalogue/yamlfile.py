@@ -1,0 +1,43 @@
+"""Reading a YAML config file checked against a JSON Schema, failing in one line that names the file."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from pipeline.errors import ConfigError
+
+
+@cache
+def schema_validator(package: str, name: str) -> Draft202012Validator:
+    """The validator for a JSON Schema shipped as package data."""
+    schema = json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+    return Draft202012Validator(schema)
+
+
+def read_yaml_file(path: Path, validator: Draft202012Validator) -> Any:
+    """The file's data (None for an empty file); ConfigError naming the file on any problem."""
+    try:
+        data = yaml.safe_load(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML ({where}{getattr(exc, 'problem', None) or exc})") from None
+    if data is None:
+        return None
+    error = best_match(validator.iter_errors(data))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "top level"
+        raise ConfigError(f"{path}: {where}: {error.message}")
+    return data

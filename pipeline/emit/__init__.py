@@ -1,0 +1,1 @@
+"""The emit stage: mapped cells as review-ready records (extracted/<source>/records.jsonl)."""

@@ -1,0 +1,78 @@
+"""Which benchmark a table reports: the one its dataset and model labels (and its caption) point to."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pipeline.catalogue import normalize_label
+from pipeline.mapping.labels import THRESHOLD, Scored
+from pipeline.mapping.links import LabelPath, Linker
+from pipeline.mapping.model import Alternative, Link
+
+CAPTION_BONUS = 5.0  # per label: a benchmark the caption names wins a near tie
+MODEL_WEIGHT = 0.5  # a model label counts half as much as a dataset label
+
+
+def benchmarks_in(linker: Linker, text: str) -> list[str]:
+    """Benchmarks a caption names, by name or alias as whole words."""
+    padded = f" {normalize_label(text)} "
+    names = {normalize_label(n): b.id for b in linker.catalogue.benchmarks for n in b.names}
+    return list(dict.fromkeys(b for name, b in names.items() if f" {name} " in padded))
+
+
+def _best_per_benchmark(scored: Sequence[Scored], extra: Sequence[str] = ()) -> dict[str, float]:
+    best: dict[str, float] = {}
+    for s in scored:
+        if s.score >= THRESHOLD:
+            best.setdefault(s.candidate.benchmark, s.score)
+    for benchmark in extra:
+        best[benchmark] = 100.0
+    return best
+
+
+def choose_benchmark(
+    linker: Linker,
+    dataset_paths: Sequence[LabelPath],
+    model_paths: Sequence[LabelPath],
+    caption: str,
+    where: str,
+    context: tuple[str, ...] = (),
+) -> Link:
+    """Dataset labels vote with their best score per benchmark, model labels with half theirs, and a caption
+    naming a benchmark adds a little; a tie between the top two is left undecided."""
+    weights: dict[str, float] = defaultdict(float)
+    hits: dict[str, int] = defaultdict(int)
+    model_hits: dict[str, int] = defaultdict(int)
+    for path in dataset_paths:
+        ranked = linker.rank_datasets(path.names, context) if path.names else []
+        for benchmark, score in _best_per_benchmark(ranked, path.benchmarks).items():
+            weights[benchmark] += score
+            hits[benchmark] += 1
+    for path in model_paths:
+        ranked = linker.rank_configurations(path.names) if path.names else []
+        for benchmark, score in _best_per_benchmark(ranked).items():
+            weights[benchmark] += MODEL_WEIGHT * score
+            model_hits[benchmark] += 1
+    named = benchmarks_in(linker, caption)
+    n = max(len(dataset_paths), 1)
+    for benchmark in named:
+        weights[benchmark] += CAPTION_BONUS * n
+    order = sorted((b for b in weights if weights[b] > 0), key=lambda b: -weights[b])
+    others = [Alternative(b, linker.catalogue.benchmark(b).name, round(weights[b] / n, 1)) for b in order[1:4]]
+    label = caption[:80]
+    if not order:
+        return Link("benchmark", None, None, label, where, 0.0, "none", "no label names a catalogue dataset or model")
+    top = order[0]
+    if len(order) > 1 and weights[order[1]] == weights[top]:
+        names = " and ".join(linker.catalogue.benchmark(b).name for b in order[:2])
+        return Link("benchmark", None, None, label, where, 0.0, "none", f"the labels fit {names} equally", others)
+    name = linker.catalogue.benchmark(top).name
+    reason = (
+        f"{hits[top]} of {len(dataset_paths)} dataset labels and {model_hits[top]} of {len(model_paths)} model labels "
+        f"name entries of {name}"
+    )
+    if top in named:
+        reason += "; the caption names it"
+    score = round(min(weights[top] / n, 100.0), 1)
+    return Link("benchmark", top, name, label, where, score, "labels", reason, others)
