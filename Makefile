@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-audit bench-release bench-probe clean
+.PHONY: setup demo test lint bench-tables bench-map bench-audit bench-release bench-probe clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,9 @@ lint: $(VENV)/.installed
 bench-tables: $(VENV)/.installed
 	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) $(SHARED)/bench/score_tables.py --gold $(SHARED)/corpus/gold --icdar \
 		--systems project,camelot-stream,camelot-lattice,pdfplumber
+
+bench-map: $(VENV)/.installed
+	$(PY) benchmarks/bench_map.py
 
 bench-release: $(VENV)/.installed
 	$(PY) benchmarks/bench_release.py
