@@ -32,6 +32,9 @@ bench-tables: $(VENV)/.installed
 bench-map: $(VENV)/.installed
 	$(PY) benchmarks/bench_map.py
 
+bench-probe: $(VENV)/.installed
+	$(PY) benchmarks/bench_probe.py
+
 bench-release: $(VENV)/.installed
 	$(PY) benchmarks/bench_release.py
 
