@@ -53,8 +53,8 @@ def test_metric_facts(shipped) -> None:
     assert shipped.metric("mse").range == (0.0, None)
     assert shipped.metric("accuracy").unit == "fraction"
     assert shipped.metric("mcc").range == (-1.0, 1.0)
-    assert shipped.units <= {"fraction", "unitless", "percent"}
-    assert shipped.directions == {"higher", "lower"}
+    assert {m.unit for m in shipped.metrics} <= {"fraction", "unitless", "percent"}
+    assert {m.direction for m in shipped.metrics} == {"higher", "lower"}
 
 
 def test_gue_has_28_datasets_in_7_tasks_with_mcc_and_covid_f1(shipped) -> None:
@@ -90,7 +90,7 @@ def test_genbench_lookups_by_exact_name(shipped) -> None:
     assert bulk.metrics == ("mse", "spearman")
     coding = shipped.dataset_by_name("GenBench Coding vs Intergenomic")
     assert coding.also_published_in == ("Genomic Benchmarks demo_coding_vs_intergenomic_seqs",)
-    caduceus = shipped.configuration_by_name("Caduceus (GenBench)")
+    caduceus = next(c for c in shipped.configurations if c.name == "Caduceus (GenBench)")
     assert caduceus.model == "Caduceus" and "Caduceus-PS" in caduceus.aliases
     assert "Human Core Promoter Detection notata" in shipped.dataset_forms(notata)
 
@@ -108,8 +108,9 @@ def test_genbench_matches_the_shared_tsvs(shipped) -> None:
             assert row["also_published_in"] in dataset.also_published_in
     assert len(shipped.datasets_of("genbench")) == len({r["dataset"] for r in rows})
     models = read_tsv(SHARED / "catalogue/genbench_models.tsv")
+    configurations = {c.name: c for c in shipped.configurations}
     for row in models:
-        config = shipped.configuration_by_name(row["configuration"])
+        config = configurations.get(row["configuration"])
         assert config is not None and config.model == row["model"]
         assert set(a.strip() for a in row["aliases_seen_in_print"].split(";")) <= set(config.aliases)
 
@@ -120,7 +121,7 @@ def test_nt_revised_has_the_18_tasks_of_generator_table_2(shipped) -> None:
     tasks = [row[0] for row in gold["cells"][gold["header_rows"] :]]
     assert len(tasks) == 18
     assert sorted(d.task for d in shipped.datasets_of("nt-revised")) == sorted(tasks)
-    assert len(shipped.configurations_of("nt-revised")) == 10
+    assert sum(c.benchmark == "nt-revised" for c in shipped.configurations) == 10
 
 
 @needs_shared
@@ -237,3 +238,14 @@ def test_cli_check_ok_problems_and_unreadable(invoke, workspace) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith(f"litaudit: error: {folder / 'm.yaml'}: not valid YAML")
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", ["empty", "missing"])
+def test_cli_check_of_a_folder_without_catalogue_files_is_bad_input(invoke, tmp_path: Path, name: str) -> None:
+    folder = tmp_path / name
+    if name == "empty":
+        folder.mkdir()
+    result = invoke("catalogue", "check", "--dir", str(folder))
+    assert result.exit_code == 2
+    problem = "no catalogue files (*.yaml)" if name == "empty" else "not a folder"
+    assert result.stderr == f"litaudit: error: {folder}: {problem}\n"

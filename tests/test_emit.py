@@ -10,10 +10,11 @@ import pytest
 from conftest import json_out
 
 from pipeline.emit.export_csv import write_records_csv
-from pipeline.emit.schema import InvalidRecordError, record_schema, validate_record
+from pipeline.emit.schema import SCHEMA_FILE, InvalidRecordError, validate_record
 from pipeline.mapping.grid import table_from_grid
 from pipeline.model import Record, Source, TablesFile
 from pipeline.store import Workspace, read_jsonl, write_json
+from pipeline.yamlio import schema_validator
 
 SID = "local:emit"
 SHA = "ef" * 32
@@ -113,7 +114,7 @@ def test_emit_before_map_says_what_to_run(invoke, workspace) -> None:
 
 
 def test_schema_covers_every_record_field_and_rejects_bad_records(invoke, workspace) -> None:
-    schema = record_schema()
+    schema = schema_validator("pipeline.emit", SCHEMA_FILE).schema
     assert set(schema["properties"]) == {f.name for f in dataclasses.fields(Record)}
     setup_source(workspace)
     invoke("map", SID)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.errors import BadSourceIdError, ConfigError
@@ -62,8 +64,9 @@ def test_bad_and_path_traversal_ids_are_rejected(source_id: str) -> None:
     assert source_id.partition(":")[2] in message  # names what was wrong
 
 
-def test_local_names_become_safe_folders() -> None:
-    assert parse_source_id("local:demo-paper_v1.2").folder == "local_demo-paper_v1.2"
+def test_local_names_become_safe_folders(tmp_path: Path) -> None:
+    source_id = parse_source_id("local:demo-paper_v1.2").id
+    assert Workspace(tmp_path).source_dir(source_id).name == "local_demo-paper_v1.2"
 
 
 def write_sources(ws: Workspace, text: str) -> None:
@@ -102,7 +105,7 @@ def test_entries_with_versions_pins_notes_and_bare_ids(workspace: Workspace) -> 
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("sources: [\n", "not valid YAML at line"),
+        ("sources: [\n", "not valid YAML (line 2"),
         ("- arxiv:2406.01627\n", "expected a mapping with one key, 'sources'"),
         ("sources:\n  - id: arxiv:2406.01627\n    sha: abc\n", "entry 1 (arxiv:2406.01627): unknown key(s) sha"),
         ("sources:\n  - id: arxiv:2406.1627\n", "entry 1 (arxiv:2406.1627): arXiv id '2406.1627'"),

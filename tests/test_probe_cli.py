@@ -143,6 +143,16 @@ def test_run_bad_usage_exits_2_with_one_line(
     assert result.exit_code == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+def test_run_with_an_unwritable_out_file_exits_2_with_one_line(invoke: Invoke, data_root: Path, tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a folder")
+    out = tmp_path / "taken" / "result.json"
+    args = ("--protocol", "tiny-probe", "--model", "kmer:2", "--variant", "n50", "--data-root", str(data_root))
+    result = invoke("probe", "run", *args, "--data", str(data_root / "motif.csv.gz"), "--out", str(out))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"litaudit: error: {out}: cannot write the result")
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_run_reports_a_bad_row_with_its_line(invoke: Invoke, data_root: Path) -> None:
     bad = data_root / "bad.tsv"
     bad.write_text("seq\tlabel\nACGT\t0\nACGU\t1\n")

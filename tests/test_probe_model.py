@@ -11,7 +11,7 @@ import pytest
 from pipeline.probe.cache import EmbeddingCache, EmbedStats, embed_all
 from pipeline.probe.embedders import KmerEmbedder, ModelSpecError, NullEmbedder, parse_model
 from pipeline.probe.hf import MissingExtraError
-from pipeline.probe.metrics import Group, bootstrap_interval, score
+from pipeline.probe.metrics import Group, bootstrap_interval
 from pipeline.probe.probe import ProbeError, ProbeSettings, fit_predict
 from pipeline.probe.synthetic import planted_motif
 
@@ -47,7 +47,7 @@ def test_probe_finds_a_planted_motif() -> None:
     train, y_train, test, y_test = split_motif_data(300, 300)
     embedder = parse_model("kmer:4")
     fit = fit_predict(embedder.embed(train), y_train, embedder.embed(test), GRID, seed=3)
-    assert score("accuracy", y_test, fit.predictions) > 0.85
+    assert Group(y_test, fit.predictions, 2).metric("accuracy") > 0.85
     assert fit.c in GRID.c_grid and fit.cv_folds == 5 and fit.converged
 
 

@@ -53,7 +53,7 @@ def test_geneb_protocol_matches_genebs_spec_and_every_data_path_exists() -> None
         (MINIMAL + "probe: {c: -1}", "C values must be positive"),
         (MINIMAL + "probe: {}\ncatalogue: {'Some name': [e]}", "names unknown datasets e"),
         (MINIMAL.replace("a: {}", "a: {train_size: 5, train_per_label: 1}") + "probe: {}", "not both"),
-        ("name: bad\nseeds: [1\n", "not readable YAML"),
+        ("name: bad\nseeds: [1\n", "not valid YAML (line 3"),
     ],
 )
 def test_bad_protocol_files_fail_with_the_file_and_the_problem(tmp_path: Path, text: str, expected: str) -> None:

@@ -140,6 +140,20 @@ def test_missing_extra_is_a_one_line_exit_2(invoke, records, monkeypatch) -> Non
     ]
 
 
+@pytest.mark.parametrize(("fmt", "kind"), [("csv", "file"), ("duckdb", "folder")])
+def test_export_to_the_wrong_kind_of_path_is_exit_2(invoke, records, tmp_path, fmt: str, kind: str) -> None:
+    release = freeze(invoke, "2025-03-01")
+    out = tmp_path / "out"
+    if kind == "folder":
+        out.mkdir()
+    else:
+        out.write_text("keep me")
+    result = invoke("export", str(release), "--format", fmt, "--output", str(out))
+    assert result.exit_code == 2 and result.stderr.startswith(f"litaudit: error: {out}: ")
+    assert len(result.stderr.splitlines()) == 1
+    assert list(out.iterdir()) == [] if kind == "folder" else out.read_text() == "keep me"
+
+
 def test_diff_of_a_non_release_is_exit_2(invoke, records, tmp_path) -> None:
     release = freeze(invoke, "2025-03-01")
     (tmp_path / "junk").mkdir()

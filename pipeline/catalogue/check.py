@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pipeline.catalogue.model import (
     DIRECTIONS,
     UNITS,
+    BenchmarkDef,
     Catalogue,
+    ConfigurationDef,
     DatasetDef,
     MetricDef,
+    ProtocolDef,
+    QuantityDef,
     Range,
     compact_label,
     normalize_label,
 )
 
+_Entry = MetricDef | BenchmarkDef | ProtocolDef | DatasetDef | ConfigurationDef | QuantityDef
 _ID = re.compile(r"^[a-z0-9][a-z0-9.+-]*$")
 
 
@@ -45,7 +50,7 @@ def _bad_range(bounds: Range) -> str | None:
 
 def check_ids(catalogue: Catalogue) -> list[str]:
     problems: list[str] = []
-    kinds = {
+    kinds: dict[str, Sequence[_Entry]] = {
         "metric": catalogue.metrics,
         "benchmark": catalogue.benchmarks,
         "protocol": catalogue.protocols,

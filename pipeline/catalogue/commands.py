@@ -10,7 +10,7 @@ import click
 from pipeline.catalogue.check import check_catalogue
 from pipeline.catalogue.load import read_catalogue_dir, resolve_catalogue_dir
 from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
-from pipeline.errors import EXIT_PROBLEMS, ConfigError
+from pipeline.errors import EXIT_PROBLEMS
 from pipeline.store import Workspace
 
 
@@ -36,8 +36,6 @@ def check(ctx: click.Context, folder: str | None, as_json: bool) -> None:
     Exit 1 when problems are found, 2 when a file is unreadable or malformed.
     """
     where = Path(folder) if folder else resolve_catalogue_dir(Workspace(settings_of(ctx).root).config_dir)
-    if not where.is_dir():
-        raise ConfigError(f"{where}: not a folder")
     loaded = read_catalogue_dir(where)
     problems = check_catalogue(loaded)
     counts = {

@@ -16,8 +16,8 @@ from pipeline.catalogue.model import (
     QuantityDef,
     Range,
 )
-from pipeline.catalogue.yamlfile import read_yaml_file, schema_validator
 from pipeline.errors import ConfigError
+from pipeline.yamlio import read_yaml, schema_validator
 
 # The catalogue shipped with litaudit (the repository's config/catalogue), used when a workspace has none.
 BUNDLED_DIR = Path(__file__).resolve().parents[2] / "config" / "catalogue"
@@ -30,12 +30,22 @@ def resolve_catalogue_dir(config_dir: Path) -> Path:
     """
     folder = config_dir if config_dir.name == "catalogue" else config_dir / "catalogue"
     if folder.is_dir():
-        if not any(folder.glob("*.yaml")):
-            raise ConfigError(f"{folder}: no catalogue files (*.yaml)")
+        _catalogue_files(folder)
         return folder
     if BUNDLED_DIR.is_dir():
         return BUNDLED_DIR
     raise ConfigError(f"{folder}: not found, and no catalogue is shipped with this installation")
+
+
+def _catalogue_files(folder: Path) -> list[Path]:
+    """The *.yaml files of a catalogue folder, in name order; a folder without any is an error, not an empty
+    catalogue (which would pass every check)."""
+    if not folder.is_dir():
+        raise ConfigError(f"{folder}: not a folder")
+    paths = sorted(folder.glob("*.yaml"))
+    if not paths:
+        raise ConfigError(f"{folder}: no catalogue files (*.yaml)")
+    return paths
 
 
 def _range(value: list[Any] | None) -> Range | None:
@@ -127,11 +137,11 @@ def load_catalogue(config_dir: Path) -> Catalogue:
 
 def read_catalogue_dir(folder: Path) -> Catalogue:
     """Every *.yaml of one catalogue folder, merged in file-name order."""
-    paths = sorted(folder.glob("*.yaml"))
+    paths = _catalogue_files(folder)
     parts: dict[str, list[Any]] = {kind: [] for kind in _BUILDERS}
     digest = hashlib.sha256()
     for path in paths:
-        data = read_yaml_file(path, schema_validator("pipeline.catalogue", "catalogue.schema.json")) or {}
+        data = read_yaml(path, schema_validator("pipeline.catalogue", "catalogue.schema.json")) or {}
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
         for kind, build in _BUILDERS.items():
             parts[kind].extend(build(entry, str(path)) for entry in data.get(kind, []))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 UNITS = frozenset({"fraction", "unitless", "percent"})
@@ -135,7 +136,6 @@ class Catalogue:
         self._datasets_by_name = {d.name: d for d in self.datasets}
         self._metrics = {m.id: m for m in self.metrics}
         self._configurations = {c.id: c for c in self.configurations}
-        self._configurations_by_name = {c.name: c for c in self.configurations}
         self._metric_aliases: dict[str, MetricDef] = {}
         for metric in self.metrics:
             for alias in metric.names:
@@ -160,19 +160,16 @@ class Catalogue:
         """Records carry the dataset's exact catalogue name; this finds it again."""
         return self._datasets_by_name.get(name)
 
-    def configuration_by_name(self, name: str) -> ConfigurationDef | None:
-        return self._configurations_by_name.get(name)
-
     def has(self, kind: str, item_id: str) -> bool:
         """Whether an id of a kind ("benchmark", "protocol", "dataset", "metric", "configuration") exists."""
-        index = {
+        indexes: dict[str, Mapping[str, object]] = {
             "benchmark": self._benchmarks,
             "protocol": self._protocols,
             "dataset": self._datasets,
             "metric": self._metrics,
             "configuration": self._configurations,
-        }[kind]
-        return item_id in index
+        }
+        return item_id in indexes[kind]
 
     def dataset_forms(self, dataset: DatasetDef) -> tuple[str, ...]:
         """Every way a paper may print a dataset: its name with and without the benchmark's name in front,
@@ -197,17 +194,6 @@ class Catalogue:
     def datasets_of(self, benchmark_id: str) -> list[DatasetDef]:
         return [d for d in self.datasets if d.benchmark == benchmark_id]
 
-    def configurations_of(self, benchmark_id: str) -> list[ConfigurationDef]:
-        return [c for c in self.configurations if c.benchmark == benchmark_id]
-
     def valid_range(self, dataset: DatasetDef | None, metric: MetricDef) -> Range:
         """The range a value must lie in: the dataset's override, else the metric's."""
         return dataset.range if dataset is not None and dataset.range is not None else metric.range
-
-    @property
-    def units(self) -> set[str]:
-        return {m.unit for m in self.metrics}
-
-    @property
-    def directions(self) -> set[str]:
-        return {m.direction for m in self.metrics}

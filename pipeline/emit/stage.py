@@ -6,22 +6,18 @@ from pathlib import Path
 
 from pipeline.emit.records import StaleMappingError, build_records
 from pipeline.emit.schema import validate_record
-from pipeline.errors import BadInputError, StageInputMissingError
+from pipeline.errors import StageInputMissingError
 from pipeline.mapping.model import MappingFile
-from pipeline.mapping.stage import read_tables
+from pipeline.mapping.stage import read_stage_file, read_tables
 from pipeline.settings import Settings
 from pipeline.stages import StageReport
-from pipeline.store import Workspace, read_json, sha256_file, write_jsonl
+from pipeline.store import Workspace, sha256_file, write_jsonl
 
 
 def read_mapping(path: Path) -> MappingFile:
     if not path.is_file():
         raise StageInputMissingError(f"{path}: not found; run 'litaudit map' first")
-    data = read_json(path)
-    try:
-        return MappingFile.from_dict(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise BadInputError(f"{path}: not a mapping file ({type(exc).__name__}: {exc})") from None
+    return read_stage_file(path, MappingFile.from_dict, "mapping")
 
 
 def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -102,7 +103,7 @@ def fetch(
     client = PoliteClient(settings)
     try:
         results = [
-            attempt(entry.id, lambda entry=entry: fetch_entry(ws, settings, entry, refresh, client=client))
+            attempt(entry.id, functools.partial(fetch_entry, ws, settings, entry, refresh, client=client))
             for entry in progress(entries, len(entries), "fetch", not as_json)
         ]
     finally:

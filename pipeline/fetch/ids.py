@@ -38,10 +38,6 @@ class SourceRef:
     scheme: str  # "arxiv" | "local"
     arxiv: ArxivId | None = None
 
-    @property
-    def folder(self) -> str:
-        return safe_id(self.id)
-
 
 def parse_arxiv_id(text: str) -> ArxivId:
     """Check an arXiv id (without the ``arxiv:`` prefix) and split off its version."""

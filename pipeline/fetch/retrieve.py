@@ -18,7 +18,8 @@ from pipeline.fetch.arxiv import fetch_metadata, pdf_url
 from pipeline.fetch.http import CHUNK, PoliteClient, StagedFile, stage_chunks
 from pipeline.fetch.ids import SourceRef, parse_source_id
 from pipeline.fetch.pdf import inspect_pdf
-from pipeline.fetch.sources import Artifact, SourceEntry, arxiv_source, local_source
+from pipeline.fetch.provenance import Artifact, arxiv_source, local_source
+from pipeline.fetch.sources import SourceEntry
 from pipeline.model import Source, Verification
 from pipeline.runner import utc_now
 from pipeline.settings import Settings
@@ -218,4 +219,4 @@ def ingest_file(ws: Workspace, settings: Settings, path: Path, source_id: str, r
     with _validated(staged, str(path)) as artifact:
         if stored is not None:
             return _verify(ws, stored, artifact.staged, None)
-        return _store_new(ws, local_source(ws, ref.id, artifact, None), artifact.staged, None)
+        return _store_new(ws, local_source(ws, ref.id, artifact), artifact.staged, None)

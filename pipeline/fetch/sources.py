@@ -1,4 +1,4 @@
-"""config/sources.yaml (which papers to fetch) and the provenance record written for each one."""
+"""config/sources.yaml: which papers to fetch, each entry checked before anything is downloaded."""
 
 from __future__ import annotations
 
@@ -7,35 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pipeline.errors import ConfigError, LitauditError
-from pipeline.fetch.arxiv import ArxivMetadata, abs_url
-from pipeline.fetch.http import StagedFile
-from pipeline.fetch.ids import VERSION, ArxivId, parse_source_id
-from pipeline.fetch.pdf import PdfInfo
-from pipeline.model import MissingMetadata, Source
-from pipeline.runner import utc_now
+from pipeline.fetch.ids import VERSION, parse_source_id
 from pipeline.store import Workspace
+from pipeline.yamlio import read_yaml
 
 SOURCES_FILE = "sources.yaml"
 ENTRY_KEYS = ("id", "version", "sha256", "notes")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-PDF_MEDIA_TYPE = "application/pdf"
-NO_LICENCE_NOTE = "No licence stated in the metadata; check the paper's page before redistributing it."
-
-
-LOCAL_UNKNOWNS = (
-    ("url", "not-applicable", "Ingested from a local file; there is no retrieval URL."),
-    ("version", "unknown", "Ingested from a local file; which version of the paper it is, is not known."),
-    ("published", "unknown", "Ingested from a local file; its publication date is not known."),
-    ("publication_status", "unknown", "Ingested from a local file; its publication status is not known."),
-)
-
-
-def no_licence() -> MissingMetadata:
-    """Neither the arXiv API nor PDF metadata states a licence."""
-    return MissingMetadata("licence", "unreported", NO_LICENCE_NOTE)
 
 
 @dataclass(frozen=True)
@@ -85,16 +64,7 @@ def _entry(path: Path, number: int, raw: Any) -> SourceEntry:
 def load_source_entries(ws: Workspace) -> list[SourceEntry]:
     """The sources listed in config/sources.yaml ([] when the file does not exist)."""
     path = ws.config_dir / SOURCES_FILE
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return []
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read ({exc})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}: not valid YAML{line} ({getattr(exc, 'problem', None) or exc})") from None
+    data = read_yaml(path) if path.exists() else None
     if data is None:
         return []
     if not isinstance(data, dict) or set(data) - {"sources"}:
@@ -109,66 +79,3 @@ def load_source_entries(ws: Workspace) -> list[SourceEntry]:
             raise ConfigError(f"{path}: entry {number} ({entry.id}): listed twice")
         seen.add(entry.id)
     return entries
-
-
-@dataclass(frozen=True)
-class Artifact:
-    """Validated bytes waiting to be stored: their hash, what the PDF says, and where they came from."""
-
-    staged: StagedFile
-    info: PdfInfo
-    origin: str  # the URL or local path the bytes were read from
-
-
-def _measured(ws: Workspace, source_id: str, artifact: Artifact, notes: str | None) -> dict[str, Any]:
-    """The record fields every source gets from its bytes, whatever their origin."""
-    return {
-        "id": source_id,
-        "sha256": artifact.staged.sha256,
-        "size": artifact.staged.size,
-        "pdf_path": ws.pdf_path(source_id).relative_to(ws.root).as_posix(),
-        "retrieved_at": utc_now(),
-        "media_type": PDF_MEDIA_TYPE,
-        "page_count": artifact.info.page_count,
-        "notes": notes,
-    }
-
-
-def arxiv_source(
-    ws: Workspace, source_id: str, arxiv: ArxivId, meta: ArxivMetadata, artifact: Artifact, notes: str | None
-) -> Source:
-    """The record of an arXiv paper version: the API's metadata plus what we measured on the bytes."""
-    missing = []
-    if meta.title is None:
-        missing.append(MissingMetadata("title", "unreported", "The arXiv API entry has no title."))
-    if not meta.authors:
-        missing.append(MissingMetadata("authors", "unreported", "The arXiv API entry lists no authors."))
-    return Source(
-        **_measured(ws, source_id, artifact, notes),
-        title=meta.title,
-        authors=list(meta.authors),
-        url=abs_url(arxiv, meta.version),
-        artifact_url=artifact.origin,
-        version=meta.version,
-        published=meta.published,
-        updated=meta.updated,
-        categories=list(meta.categories),
-        publication_status="preprint",
-        missing_metadata=[*missing, no_licence()],
-    )
-
-
-def local_source(ws: Workspace, source_id: str, artifact: Artifact, notes: str | None) -> Source:
-    """The record of a PDF ingested from disk: only what the bytes themselves say, the rest marked missing."""
-    info = artifact.info
-    missing = []
-    if info.title is None:
-        missing.append(MissingMetadata("title", "unreported", "The PDF's metadata has no title."))
-    if not info.authors:
-        missing.append(MissingMetadata("authors", "unreported", "The PDF's metadata names no author."))
-    return Source(
-        **_measured(ws, source_id, artifact, notes),
-        title=info.title,
-        authors=list(info.authors),
-        missing_metadata=[*missing, *(MissingMetadata(*fields) for fields in LOCAL_UNKNOWNS), no_licence()],
-    )

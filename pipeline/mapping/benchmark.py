@@ -17,8 +17,7 @@ MODEL_WEIGHT = 0.5  # a model label counts half as much as a dataset label
 def benchmarks_in(linker: Linker, text: str) -> list[str]:
     """Benchmarks a caption names, by name or alias as whole words."""
     padded = f" {normalize_label(text)} "
-    names = {normalize_label(n): b.id for b in linker.catalogue.benchmarks for n in b.names}
-    return list(dict.fromkeys(b for name, b in names.items() if f" {name} " in padded))
+    return list(dict.fromkeys(b for name, b in linker.benchmark_by_name.items() if f" {name} " in padded))
 
 
 def _best_per_benchmark(scored: Sequence[Scored], extra: Sequence[str] = ()) -> dict[str, float]:

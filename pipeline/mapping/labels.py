@@ -83,22 +83,19 @@ class LabelMatcher:
         """Every printed form of every candidate."""
         return list(self._original)
 
-    def rank(self, variants: Iterable[str], within: set[str] | None = None) -> list[Scored]:
+    def rank(self, variants: Iterable[str]) -> list[Scored]:
         """Best score per candidate over every variant of the label, highest first.
 
         ``variants`` go from most to least specific (e.g. "group / row" before "row"); at equal scores the
-        more specific variant is kept. ``within`` limits candidates to those benchmarks.
+        more specific variant is kept.
         """
         best: dict[int, Scored] = {}
         for query in variants:
             if not normalize_label(query):
                 continue
             for index, (score, form) in self._scores(query).items():
-                candidate = self.candidates[index]
-                if within is not None and candidate.benchmark not in within:
-                    continue
                 if index not in best or score > best[index].score:
-                    best[index] = Scored(candidate, score, form, query)
+                    best[index] = Scored(self.candidates[index], score, form, query)
         return [best[i] for i in sorted(best, key=lambda i: (-best[i].score, i))]
 
     def _scores(self, query: str) -> dict[int, tuple[float, str]]:

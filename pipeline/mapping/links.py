@@ -99,7 +99,7 @@ class Linker:
         self.configurations = LabelMatcher(configuration_candidates(catalogue))
         self.metrics = metric_finder(catalogue)
         self.quantities = quantity_finder(catalogue)
-        self._benchmark_names = {normalize_label(n): b.id for b in catalogue.benchmarks for n in b.names}
+        self.benchmark_by_name = {normalize_label(n): b.id for b in catalogue.benchmarks for n in b.names}
         self._tasks = {d.task: normalize_label(d.task) for d in catalogue.datasets if d.part}
         self._entry_names = {compact_label(f) for c in (self.datasets, self.configurations) for f in c.forms()}
         self.rank_datasets = cache(self._rank_datasets)
@@ -110,7 +110,7 @@ class Linker:
         names (``extra``: other words printed in the row, read for metrics only)."""
         names, benchmarks, terms = [], [], []
         for element in printed:
-            benchmark = self._benchmark_names.get(normalize_label(element))
+            benchmark = self.benchmark_by_name.get(normalize_label(element))
             if benchmark:
                 benchmarks.append(benchmark)
             elif compact_label(element) in self._entry_names:  # "Chromatin Acc." is a dataset, not accuracy

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.catalogue import Catalogue, compact_label
-from pipeline.catalogue.yamlfile import read_yaml_file, schema_validator
 from pipeline.errors import ConfigError
+from pipeline.yamlio import read_yaml, schema_validator
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def load_overrides(path: Path, catalogue: Catalogue, source_id: str) -> SourcePi
     """The pins for one source (none when the file is absent); ConfigError naming the file when invalid."""
     if not path.is_file():
         return SourcePins()
-    data = read_yaml_file(path, schema_validator("pipeline.mapping", "overrides.schema.json")) or {}
+    data = read_yaml(path, schema_validator("pipeline.mapping", "overrides.schema.json")) or {}
     sources = data.get("sources") or {}
     pins = SourcePins()
     for sid, entry in sources.items():

@@ -171,7 +171,10 @@ def run_command(
     result = run_protocol(protocol, chosen_variant, embedder, entries, options)
     payload = result.to_dict()
     if out is not None:
-        write_json(out, payload)
+        try:
+            write_json(out, payload)
+        except OSError as exc:
+            raise BadInputError(f"{out}: cannot write the result ({exc.strerror or exc})") from None
         log(f"result: {out}")
     emit_result(as_json, {"ok": True, **payload}, describe_run(result))
 

@@ -26,7 +26,9 @@ class ModelSpecError(BadInputError):
 
 
 class Embedder(Protocol):
-    spec: str
+    @property
+    def spec(self) -> str:
+        """The --model value it was made from."""
 
     @property
     def revision(self) -> str:

@@ -98,13 +98,13 @@ class HFEmbedder:
         out: np.ndarray | None = None
         with torch.inference_mode():
             for batch in progress(batches, len(batches), f"embedding {self.folder.name}", show_progress):
-                pooled = self._pool([sequences[i] for i in batch], torch)
+                pooled = self._pool([sequences[i] for i in batch])
                 if out is None:
                     out = np.zeros((len(sequences), pooled.shape[1]), dtype=np.float32)
                 out[batch] = pooled
         return out if out is not None else np.zeros((0, 0), dtype=np.float32)
 
-    def _pool(self, batch: list[str], torch: Any) -> np.ndarray:
+    def _pool(self, batch: list[str]) -> np.ndarray:
         limit = self.max_length
         enc = self.tokenizer(batch, return_tensors="pt", padding=True, truncation=limit is not None, max_length=limit)
         ids = enc["input_ids"].to(self.device)

@@ -56,12 +56,6 @@ def mcc(cm: np.ndarray) -> np.ndarray:
 METRICS: dict[str, MetricFunction] = {"accuracy": accuracy, "macro_f1": macro_f1, "mcc": mcc}
 
 
-def score(name: str, y_true: Sequence[int], y_pred: Sequence[int], n_classes: int | None = None) -> float:
-    true, pred = np.asarray(y_true), np.asarray(y_pred)
-    k = n_classes or int(max(true.max(initial=0), pred.max(initial=0))) + 1
-    return float(METRICS[name](confusion(true, pred, k)))
-
-
 @dataclass(frozen=True)
 class Group:
     """One dataset's test labels and the predictions of each run on it (shape: runs x items)."""

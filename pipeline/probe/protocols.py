@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-import yaml
+from jsonschema import Draft202012Validator
 
 from pipeline.errors import ConfigError
 from pipeline.probe.data import DataRules
 from pipeline.probe.metrics import METRICS
 from pipeline.probe.probe import ProbeSettings
 from pipeline.store import sha256_file
+from pipeline.yamlio import read_yaml
 
 _COUNT = {"type": ["integer", "null"], "minimum": 1}
 _SCHEMA: dict[str, Any] = {
@@ -106,6 +106,8 @@ _SCHEMA: dict[str, Any] = {
         },
     },
 }
+
+_VALIDATOR = Draft202012Validator(_SCHEMA)
 
 
 @dataclass(frozen=True)
@@ -238,17 +240,9 @@ def _build(path: Path, data: dict[str, Any]) -> Protocol:
 
 
 def load_protocol(path: Path) -> Protocol:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path}: not readable YAML ({str(exc).splitlines()[0]})") from None
-    try:
-        jsonschema.validate(data, _SCHEMA)
-    except jsonschema.ValidationError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path) or "top level"
-        raise ConfigError(f"{path}: {where}: {exc.message}") from None
+    data = read_yaml(path, _VALIDATOR)
+    if data is None:
+        raise ConfigError(f"{path}: empty file, not a protocol")
     return _build(path, data)
 
 

@@ -1,7 +1,7 @@
 """Generated labelled sequences with a known answer: a motif planted in the positives only.
 
-A probe that works must find the motif; the null control must not. Used by the tests and the benchmark
-as a check that needs no downloaded data.
+A probe that works must find the motif; the null control must not: a check of the probe that needs no
+downloaded data (the tests use it; the benchmark runs on real data).
 """
 
 from __future__ import annotations

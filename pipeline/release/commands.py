@@ -146,9 +146,8 @@ def freeze(ctx: click.Context, source_ids: tuple[str, ...], with_pdfs: bool, day
 @click.argument("release", type=release_path)
 @click.option("--fast", is_flag=True, help="Only check the Payload-Oxum (file count and bytes); no re-hashing.")
 @json_option
-@click.pass_context
 @handle_errors
-def verify(ctx: click.Context, release: Path, fast: bool, as_json: bool) -> None:
+def verify(release: Path, fast: bool, as_json: bool) -> None:
     """Re-hash a release (folder or .tar.gz) and name each missing, changed or extra file (exit 1)."""
     with opened_release(release) as bag_dir:
         report = verify_bag(bag_dir, fast=fast, shown_as=str(release))
@@ -167,9 +166,8 @@ def verify(ctx: click.Context, release: Path, fast: bool, as_json: bool) -> None
 @click.argument("a", type=release_path)
 @click.argument("b", type=release_path)
 @json_option
-@click.pass_context
 @handle_errors
-def diff(ctx: click.Context, a: Path, b: Path, as_json: bool) -> None:
+def diff(a: Path, b: Path, as_json: bool) -> None:
     """Records added, removed and changed (value, mapping, review status) from release A to release B."""
     with opened_release(a) as dir_a, opened_release(b) as dir_b:
         old, new = read_release(dir_a), read_release(dir_b)
@@ -188,9 +186,8 @@ def diff(ctx: click.Context, a: Path, b: Path, as_json: bool) -> None:
     help="Folder (csv, parquet) or file (duckdb); default beside the release.",
 )
 @json_option
-@click.pass_context
 @handle_errors
-def export(ctx: click.Context, release: Path, fmt: str, output: Path | None, as_json: bool) -> None:
+def export(release: Path, fmt: str, output: Path | None, as_json: bool) -> None:
     """The catalogue tables of a release: results, sources, protocol_coverage, evaluation_matrix."""
     with opened_release(release) as bag_dir:
         contents = read_release(bag_dir)

@@ -12,18 +12,19 @@ import importlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import IO, Any
 
 import pandas as pd
 
 from pipeline.errors import BadInputError
 from pipeline.release.contents import ReleaseContents
+from pipeline.release.review import STATUS_AFTER
 from pipeline.store import atomic_writer
 
-FORMATS = ("csv", "parquet", "duckdb")
-REJECTED = "rejected"
+REJECTED = STATUS_AFTER["reject"]
 
 STRING, FLOAT, INT, BOOL = "string", "float64", "Int64", "boolean"
 RESULT_COLUMNS: dict[str, str] = {
@@ -153,23 +154,32 @@ def _require(module: str, fmt: str) -> ModuleType:
         ) from None
 
 
-def write_csv(tables: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
+def _write_each(
+    tables: dict[str, pd.DataFrame],
+    folder: Path,
+    suffix: str,
+    mode: str,
+    write: Callable[[pd.DataFrame, IO[Any]], None],
+) -> list[Path]:
+    """One file per table, each written whole or not at all."""
     written = []
     for name, frame in tables.items():
-        with atomic_writer(folder / f"{name}.csv") as fh:
-            frame.to_csv(fh, index=False)
-        written.append(folder / f"{name}.csv")
+        path = folder / f"{name}.{suffix}"
+        with atomic_writer(path, mode) as fh:
+            write(frame, fh)
+        written.append(path)
     return written
+
+
+def write_csv(tables: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
+    return _write_each(tables, folder, "csv", "w", lambda frame, fh: frame.to_csv(fh, index=False))
 
 
 def write_parquet(tables: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
     _require("pyarrow", "parquet")
-    written = []
-    for name, frame in tables.items():
-        with atomic_writer(folder / f"{name}.parquet", "wb") as fh:
-            frame.to_parquet(fh, index=False, engine="pyarrow")
-        written.append(folder / f"{name}.parquet")
-    return written
+    return _write_each(
+        tables, folder, "parquet", "wb", lambda frame, fh: frame.to_parquet(fh, index=False, engine="pyarrow")
+    )
 
 
 def write_duckdb(tables: dict[str, pd.DataFrame], path: Path) -> list[Path]:
@@ -192,15 +202,26 @@ def write_duckdb(tables: dict[str, pd.DataFrame], path: Path) -> list[Path]:
     return [path]
 
 
+WRITERS: dict[str, Callable[[dict[str, pd.DataFrame], Path], list[Path]]] = {
+    "csv": write_csv,
+    "parquet": write_parquet,
+    "duckdb": write_duckdb,
+}
+FORMATS = tuple(WRITERS)
+
+
 def export_tables(tables: dict[str, pd.DataFrame], fmt: str, out: Path) -> list[Path]:
     """Write the tables: a folder of .csv or .parquet files, or one .duckdb file."""
-    if fmt == "csv":
-        return write_csv(tables, out)
-    if fmt == "parquet":
-        return write_parquet(tables, out)
-    if fmt == "duckdb":
-        return write_duckdb(tables, out)
-    raise BadInputError(f"export format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt not in WRITERS:
+        raise BadInputError(f"export format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt == "duckdb" and out.is_dir():
+        raise BadInputError(f"{out}: is a folder; --format duckdb writes one file")
+    if fmt != "duckdb" and out.exists() and not out.is_dir():
+        raise BadInputError(f"{out}: not a folder; --format {fmt} writes one file per table into a folder")
+    try:
+        return WRITERS[fmt](tables, out)
+    except OSError as exc:
+        raise BadInputError(f"{out}: cannot write ({exc.strerror or exc})") from None
 
 
 def default_output(release_path: Path, release_id: str, fmt: str) -> Path:

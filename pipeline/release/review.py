@@ -77,7 +77,7 @@ def make_entry(
     record_id: str, decision: str, value: float | None, note: str, reviewer: str, date: str, prev_sha256: str | None
 ) -> ReviewEntry:
     check_decision(decision, value, reviewer)
-    fields = {
+    fields: dict[str, Any] = {
         "record_id": record_id,
         "decision": decision,
         "value": value if decision == "correct" else None,

@@ -15,7 +15,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.model import Finding, Locator, Record, Source
-from pipeline.store import Workspace, sha256_file, write_json, write_jsonl
+from pipeline.store import Workspace, sha256_file, write_json, write_jsonl, write_text
 
 MODELS = ("Caduceus", "HyenaDNA", "DNABERT-2", "Nucleotide Transformer", "GENERator")
 DATASETS = (
@@ -163,6 +163,5 @@ def add_paper(ws: Workspace, paper: SamplePaper) -> list[Record]:
 
 def write_catalogue(ws: Workspace) -> Path:
     path = ws.config_dir / "catalogue" / "datasets.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(CATALOGUE_YAML, encoding="utf-8")
+    write_text(path, CATALOGUE_YAML)
     return path

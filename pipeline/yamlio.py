@@ -1,4 +1,4 @@
-"""Reading a YAML config file checked against a JSON Schema, failing in one line that names the file."""
+"""YAML config files checked against a JSON Schema, failing in one line that names the file and the place."""
 
 from __future__ import annotations
 
@@ -22,10 +22,21 @@ def schema_validator(package: str, name: str) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
-def read_yaml_file(path: Path, validator: Draft202012Validator) -> Any:
+def schema_problem(validator: Draft202012Validator, data: Any) -> str | None:
+    """The most telling schema violation as ``path/to/field: message`` (None when the data is valid)."""
+    error = best_match(validator.iter_errors(data))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "top level"
+    return f"{where}: {error.message}"
+
+
+def read_yaml(path: Path, validator: Draft202012Validator | None = None) -> Any:
     """The file's data (None for an empty file); ConfigError naming the file on any problem."""
     try:
         data = yaml.safe_load(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: file not found") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
@@ -34,10 +45,6 @@ def read_yaml_file(path: Path, validator: Draft202012Validator) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
         raise ConfigError(f"{path}: not valid YAML ({where}{getattr(exc, 'problem', None) or exc})") from None
-    if data is None:
-        return None
-    error = best_match(validator.iter_errors(data))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "top level"
-        raise ConfigError(f"{path}: {where}: {error.message}")
+    if data is not None and validator is not None and (problem := schema_problem(validator, data)):
+        raise ConfigError(f"{path}: {problem}")
     return data
