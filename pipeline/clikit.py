@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import click
 from tqdm import tqdm
 
-from pipeline.errors import LitauditError
+from pipeline.errors import EXIT_BAD_INPUT, LitauditError
 from pipeline.settings import Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -58,6 +58,9 @@ def handle_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except LitauditError as exc:
             fail(exc.exit_code, str(exc), as_json)
+        except OSError as exc:  # an unwritable workspace, a full disk: the environment, not a bug
+            where = f"{exc.filename}: " if exc.filename else ""
+            fail(EXIT_BAD_INPUT, f"{where}{exc.strerror or exc}", as_json)
         except KeyboardInterrupt:
             fail(EXIT_INTERRUPTED, "interrupted; stored files are intact, re-run to resume", as_json)
         except Exception as exc:

@@ -55,3 +55,7 @@ class ExtractionError(BadInputError):
 
 class StageInputMissingError(BadInputError):
     """A stage was asked to run before the stage it reads from."""
+
+
+class MissingExtraError(BadInputError):
+    """A feature needs an optional dependency group (a pip extra) that is not installed."""

@@ -82,8 +82,13 @@ def write_json(path: Path, data: Any) -> None:
     write_text(path, dumps(data))
 
 
+def jsonl_text(rows: list[dict[str, Any]]) -> str:
+    """JSON lines with sorted keys: one canonical form for every .jsonl file litaudit writes."""
+    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
+
+
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    write_text(path, "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows))
+    write_text(path, jsonl_text(rows))
 
 
 def read_json(path: Path) -> Any:

@@ -39,3 +39,14 @@ def test_every_listed_command_loads() -> None:
 
     for name in COMMANDS:
         assert LazyGroup.get_command(main, None, name) is not None, name  # type: ignore[arg-type]
+
+
+def test_workspace_that_cannot_be_written_is_one_line_exit_2(invoke, workspace, tmp_path) -> None:
+    from pipeline.fixtures import write_demo_paper
+
+    pdf = write_demo_paper(tmp_path / "paper.pdf")
+    workspace.sources_dir.write_text("a file where the sources/ folder should be")
+    result = invoke("fetch", "--file", str(pdf), "--id", "local:paper")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Not a directory" in result.stderr or "File exists" in result.stderr

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.errors import MissingExtraError
 from pipeline.probe.cache import EmbeddingCache, EmbedStats, embed_all
 from pipeline.probe.embedders import KmerEmbedder, ModelSpecError, NullEmbedder, parse_model
-from pipeline.probe.hf import MissingExtraError
 from pipeline.probe.metrics import Group, bootstrap_interval
 from pipeline.probe.probe import ProbeError, ProbeSettings, fit_predict
 from pipeline.probe.synthetic import planted_motif
@@ -106,7 +106,9 @@ def test_bad_model_specs(spec: str, message: str) -> None:
 def test_hf_without_the_models_extra_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "config.json").write_text("{}")
     monkeypatch.setitem(sys.modules, "torch", None)  # as if torch were not installed
-    with pytest.raises(MissingExtraError, match="'models' extra") as info:
+    with pytest.raises(
+        MissingExtraError, match=r"needs torch, which is not installed: pip install 'litaudit\[models\]'"
+    ) as info:
         parse_model(f"hf:{tmp_path}")
     assert "\n" not in str(info.value)
     with pytest.raises(ModelSpecError, match=r"no config\.json"):

@@ -7,7 +7,6 @@ length, so same-length datasets are never padded (padding leaks into causal mode
 from __future__ import annotations
 
 import hashlib
-import importlib
 import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,25 +15,14 @@ from typing import Any
 import numpy as np
 
 from pipeline.clikit import progress
-from pipeline.errors import BadInputError
+from pipeline.extras import import_extra
 from pipeline.probe.embedders import ModelOptions, ModelSpecError
 from pipeline.store import sha256_file
 
 
-class MissingExtraError(BadInputError):
-    """An optional dependency group is not installed."""
-
-
 def _import_models_extra() -> tuple[Any, Any]:
-    try:
-        torch = importlib.import_module("torch")
-        transformers = importlib.import_module("transformers")
-    except ImportError as exc:
-        raise MissingExtraError(
-            f"hf: models need the 'models' extra (torch, transformers), not installed here ({exc.name or exc}); "
-            "install it with: pip install 'litaudit[models]'"
-        ) from None
-    return torch, transformers
+    feature = "hf: models"
+    return import_extra("torch", "models", feature), import_extra("transformers", "models", feature)
 
 
 def folder_revision(folder: Path) -> str:

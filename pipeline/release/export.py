@@ -8,7 +8,6 @@ except rejected ones, so each of their numbers is a count over ``results`` rows 
 
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import tempfile
@@ -20,6 +19,7 @@ from typing import IO, Any
 import pandas as pd
 
 from pipeline.errors import BadInputError
+from pipeline.extras import import_extra
 from pipeline.release.contents import ReleaseContents
 from pipeline.release.review import STATUS_AFTER
 from pipeline.store import atomic_writer
@@ -75,10 +75,6 @@ SOURCE_COLUMNS: dict[str, str] = {
     "reviews": INT,
     "pdf_included": BOOL,
 }
-
-
-class MissingExtraError(BadInputError):
-    """An export format needs an optional dependency that is not installed."""
 
 
 def _frame(rows: list[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
@@ -146,12 +142,7 @@ def catalogue_tables(contents: ReleaseContents) -> dict[str, pd.DataFrame]:
 
 
 def _require(module: str, fmt: str) -> ModuleType:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise MissingExtraError(
-            f"export --format {fmt} needs {module}, which is not installed: pip install 'litaudit[export]'"
-        ) from None
+    return import_extra(module, "export", f"export --format {fmt}")
 
 
 def _write_each(

@@ -21,7 +21,7 @@ from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_
 from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
 from pipeline.runner import STALE, source_status
 from pipeline.settings import Settings
-from pipeline.store import Workspace, read_json, safe_id
+from pipeline.store import Workspace, jsonl_text, read_json, safe_id
 
 Content = bytes | Path  # bytes to write, or a workspace file to copy as is
 
@@ -138,17 +138,13 @@ def settings_used(settings: Settings) -> dict[str, Any]:
     return {k: v for k, v in settings.to_dict().items() if k != "root"}
 
 
-def _jsonl(rows: list[dict[str, Any]]) -> bytes:
-    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
-
-
 def build_payload(ws: Workspace, settings: Settings, plans: list[SourcePlan]) -> Payload:
     payload = Payload()
     for plan in plans:
         base = f"sources/{plan.folder}"
         released = plan.released_records()
         payload.files[f"{base}/source.json"] = ws.source_record_path(plan.source["id"])
-        payload.files[f"{base}/records.jsonl"] = _jsonl(released)
+        payload.files[f"{base}/records.jsonl"] = jsonl_text(released).encode()
         if plan.findings_path:
             payload.files[f"{base}/findings.json"] = plan.findings_path
         if plan.reviews:

@@ -20,7 +20,7 @@ from typing import Any
 from pipeline.errors import EXIT_PROBLEMS, BadInputError, LitauditError
 from pipeline.release.records import RecordsFile
 from pipeline.runner import utc_now
-from pipeline.store import Workspace, sha256_bytes, write_text
+from pipeline.store import Workspace, jsonl_text, sha256_bytes, write_text
 
 REVIEWS_FILE = "reviews.jsonl"
 CATALOGUED = "catalogued"
@@ -64,7 +64,7 @@ class ReviewEntry:
         return dataclasses.asdict(self)
 
     def line(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False) + "\n"
+        return jsonl_text([self.to_dict()])
 
 
 def entry_sha256(fields: dict[str, Any]) -> str:
