@@ -1,0 +1,42 @@
+"""Extraction on the generated feature papers (and the demo paper): exact tables and time, per paper.
+
+    python benchmarks/bench_fixtures.py
+
+A complement to ../shared/bench/score_tables.py (real papers, ICDAR 2013): the generated papers have
+exact truth for spans, bold, captions and continued tables, which the real gold set does not all cover.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from pipeline.extract.document import extract_tables
+from pipeline.fixtures import FEATURE_PAPERS, PaperTruth, demo_truth, render_paper, write_demo_paper
+
+
+def exact_tables(pdf: Path, truth: PaperTruth) -> tuple[int, int, float]:
+    start = time.perf_counter()
+    found = extract_tables(pdf)
+    elapsed = time.perf_counter() - start
+    exact = 0
+    for table in truth.tables:
+        parts = [t for t in found.tables if t.label == table.label]
+        exact += [p.grid() for p in parts] == [p.cells for p in table.parts or [table]]
+    return exact, len(truth.tables), elapsed
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        papers = {name: (Path(tmp) / f"{name}.pdf", spec) for name, spec in FEATURE_PAPERS.items()}
+        rows = [(name, *exact_tables(pdf, render_paper(spec, pdf))) for name, (pdf, spec) in papers.items()]
+        demo = write_demo_paper(Path(tmp) / "demo.pdf")
+        rows.append(("demo", *exact_tables(demo, demo_truth())))
+    for name, exact, total, elapsed in rows:
+        print(f"{name:20} {exact}/{total} exact  {elapsed:6.2f} s")
+    print(f"{'all':20} {sum(r[1] for r in rows)}/{sum(r[2] for r in rows)} exact  {sum(r[3] for r in rows):6.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Table captions: "Table 3:", "Table S1.", "Supplementary Table 2", "TABLE IV", "Table 1 |"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.extract.chars import Rule
+from pipeline.extract.words import Line
+
+_CAPTION = re.compile(
+    r"^(?P<label>(?:(?:Supplementary|Supplemental|Extended\s+Data|Appendix)\s+)?(?:Table|TABLE|Tab\.|Exhibit|EXHIBIT)\s*"
+    r"(?P<num>(?:[A-Z]{1,2}[.-]?)?\d+(?:[.-]\d+)?[a-z]?|[IVXLC]+\b))"
+    r"(?P<rest>\s*(?:[:.|\u2014\u2013(]|-\s|$).*)$"
+)
+_FIGURE = re.compile(r"^(?:(?:Supplementary|Extended\s+Data)\s+)?(?:Figure|FIGURE|Fig\.)\s*[A-Z]?\d+\s*[:.|]")
+_CONTINUED = re.compile(r"\b(?:continued|cont\.|cont'd)", re.IGNORECASE)
+
+
+@dataclass
+class Caption:
+    label: str  # as printed, spaces normalised: "Table 3", "Table S1", "Supplementary Table 2"
+    text: str  # the whole caption, lines joined
+    lines: list[Line]
+    continued: bool = False  # "Table 2 (continued)"
+
+    @property
+    def x0(self) -> float:
+        return min(line.x0 for line in self.lines)
+
+    @property
+    def x1(self) -> float:
+        return max(line.x1 for line in self.lines)
+
+    @property
+    def top(self) -> float:
+        return min(line.top for line in self.lines)
+
+    @property
+    def bottom(self) -> float:
+        return max(line.bottom for line in self.lines)
+
+    @property
+    def size(self) -> float:
+        return self.lines[0].size
+
+
+def caption_label(text: str) -> str | None:
+    """The label a line starts with, if the line starts a table caption ("Table 3: ..." -> "Table 3")."""
+    m = _CAPTION.match(text.strip())
+    if not m:
+        return None
+    return " ".join(
+        m.group("label").replace("Tab.", "Table").replace("TABLE", "Table").replace("EXHIBIT", "Exhibit").split()
+    )
+
+
+def is_figure_caption(text: str) -> bool:
+    return bool(_FIGURE.match(text.strip()))
+
+
+def find_captions(lines: list[Line], rules: Sequence[Rule] = ()) -> list[Caption]:
+    """Caption starts among column lines (top to bottom), each with the lines that continue it
+    (up to a rule: the line after a table's top rule is the table's, however close)."""
+    captions: list[Caption] = []
+    used: set[int] = set()
+    for i, line in enumerate(lines):
+        if i in used:
+            continue
+        label = caption_label(line.text)
+        if label is None:
+            continue
+        body = [line]
+        bare = not re.sub(r"[\W_]", "", line.text.strip()[len(label) :])  # "Table 1." alone: its title follows
+        for j in range(i + 1, len(lines)):
+            nxt = lines[j]
+            first = nxt if bare and len(body) == 1 else line  # the title may be set in another size
+            if j in used or not _continues_caption(body[-1], nxt, first):
+                continue
+            if nxt.top - body[-1].bottom > 0.9 * line.size or _rule_between(body[-1], nxt, rules):
+                break
+            body.append(nxt)
+            used.add(j)
+        text = " ".join(b.text for b in body)
+        captions.append(Caption(label, text, body, continued=bool(_CONTINUED.search(text[:80]))))
+    return captions
+
+
+def _continues_caption(prev: Line, nxt: Line, first: Line) -> bool:
+    """The next line of the caption paragraph: right below, same size, same column, not a new caption."""
+    if nxt.top < prev.top or abs(nxt.size - first.size) > 0.15 * first.size:
+        return False
+    if nxt.x0 < first.x0 - 2 * first.size or nxt.x1 > max(first.x1, prev.x1) + 2 * first.size:
+        return False
+    if caption_label(nxt.text) or is_figure_caption(nxt.text):
+        return False
+    left_aligned = abs(nxt.x0 - first.x0) < 1.5 * first.size
+    centred = abs((nxt.x0 + nxt.x1) - (first.x0 + first.x1)) < 2 * first.size
+    if not (left_aligned or centred):
+        return False
+    return max(nxt.gaps(), default=0.0) < 1.5 * nxt.size
+
+
+def _rule_between(a: Line, b: Line, rules: Sequence[Rule]) -> bool:
+    return any(
+        r.horizontal and a.bottom - 1 <= r.y <= b.top + 1 and r.x0 < max(a.x1, b.x1) and r.x1 > min(a.x0, b.x0)
+        for r in rules
+    )

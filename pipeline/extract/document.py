@@ -1,0 +1,150 @@
+"""Every table of one PDF: cheap page screening, then full layout analysis of the pages that need it."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+
+from pipeline.extract.assemble import to_table
+from pipeline.extract.captions import caption_label, find_captions, is_figure_caption
+from pipeline.extract.chars import open_pdf, page_text, read_chars, read_graphics
+from pipeline.extract.continued import link_continuations
+from pipeline.extract.lattice import is_lattice, lattice_grid
+from pipeline.extract.layout import PageLayout, arrange_page
+from pipeline.extract.regions import Region, choose_sides, grow_region, side_scores
+from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
+from pipeline.extract.structure import Grid, build_grid
+from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
+from pipeline.extract.values import is_numeric
+from pipeline.extract.whitespace import find_whitespace_regions
+from pipeline.model import Table, TablesFile
+from pipeline.store import sha256_file
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w.])")
+ENGINE = "litaudit-layout"  # rows from baselines, columns from whitespace, rules where printed
+LATTICE = "litaudit-lattice"  # cells from a full grid of ruling lines
+
+
+def extractor_info(settings: ExtractionSettings) -> dict[str, Any]:
+    return {"name": "litaudit", "version": EXTRACTOR_VERSION, "settings": settings.to_dict()}
+
+
+def extract_tables(
+    pdf_path: Path, settings: ExtractionSettings | None = None, source: dict[str, Any] | None = None
+) -> TablesFile:
+    """All tables of the PDF at ``pdf_path``; ``source`` defaults to a bare-file source record."""
+    settings = settings or ExtractionSettings()
+    sha = sha256_file(pdf_path)
+    source = {"id": f"file:{pdf_path.stem}", "path": str(pdf_path), **(source or {})}
+    source["sha256"] = source.get("sha256") or sha
+    doc = open_pdf(pdf_path)
+    try:
+        total = len(doc)
+        texts = [page_text(doc, i).splitlines() for i in range(min(total, settings.max_pages))]
+        layouts = [layout for i, lines in enumerate(texts) if (layout := _read(doc, i, lines, settings))]
+    finally:
+        doc.close()
+    tables: list[Table] = []
+    for layout, regions in find_regions(layouts, settings):
+        for region in regions:
+            table = table_from_region(layout, region, len(tables), str(source["sha256"]), settings)
+            if table is not None:
+                tables.append(table)
+    link_continuations(tables)
+    if any(t.label for t in tables):  # where tables have captions, one without is likely a formula or a plot
+        tables = [t for t in tables if t.label is not None or _table_like(t)]
+    return TablesFile(source=source, extractor=extractor_info(settings), tables=renumber(tables), pages=total)
+
+
+def _table_like(table: Table) -> bool:
+    """An uncaptioned table is kept when numbers fill a good share of its body (formulas and algorithm
+    listings laid out in columns do not)."""
+    body = [c for c in table.cells if c.kind == "body"]
+    numbers = sum(any(ch.isdigit() for ch in c.text) or is_numeric(c.text) for c in body)
+    return bool(body) and numbers >= 0.4 * len(body)
+
+
+def _numeric_lines(lines: list[str]) -> int:
+    return sum(1 for line in lines if len(_NUMBER.findall(line)) >= 3)
+
+
+def renumber(tables: list[Table]) -> list[Table]:
+    """Document order indexes, and locators that carry each table's final label and index."""
+    for index, table in enumerate(tables):
+        table.index = index
+        for cell in table.cells:
+            if cell.locator is not None:
+                cell.locator = dataclasses.replace(cell.locator, table_label=table.label, table_index=index)
+    return tables
+
+
+def _read(doc: pdfium.PdfDocument, index: int, lines: list[str], settings: ExtractionSettings) -> PageLayout | None:
+    """A page worth a full read: one with a line that starts a table caption, or (looking for
+    uncaptioned tables) one whose rules or shading could draw a table."""
+    content = read_graphics(doc, index, settings.rule_thickness_pt, settings.min_rule_length_pt)
+    named = any(caption_label(line) for line in lines)
+    drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
+    if not (named or (settings.find_uncaptioned and drawn)):
+        return None
+    read_chars(doc, content)
+    return arrange_page(content, settings)
+
+
+def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> list[tuple[PageLayout, list[Region]]]:
+    """Each page's table regions, top to bottom; caption sides are settled over the whole document, and
+    ruled tables without a caption are added where no captioned table lies."""
+    found = [(layout, caption) for layout in layouts for caption in find_captions(layout.column_lines, layout.hrules)]
+    sides = choose_sides([(layout.number, *side_scores(layout, caption)) for layout, caption in found])
+    by_page: dict[int, list[Region]] = {layout.number: [] for layout in layouts}
+    for (layout, caption), below in zip(found, sides, strict=True):
+        region = grow_region(layout, caption, settings, below) if below is not None else None
+        if region is not None:
+            by_page[layout.number].append(region)
+    if settings.find_uncaptioned:
+        for layout in layouts:
+            by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
+            by_page[layout.number] += find_whitespace_regions(layout, by_page[layout.number])
+            by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or not _by_figure(r, layout)]
+    return [(layout, sorted(by_page[layout.number], key=lambda r: (r.top, r.x0))) for layout in layouts]
+
+
+def _by_figure(region: Region, layout: PageLayout) -> bool:
+    """A region right above or below a figure caption is (part of) the figure."""
+    reach = 3 * layout.body_size
+    return any(
+        is_figure_caption(ln.text)
+        and ln.x1 > region.x0
+        and ln.x0 < region.x1
+        and (0 <= ln.top - region.bottom <= reach or 0 <= region.top - ln.bottom <= reach)
+        for ln in layout.column_lines
+    )
+
+
+def table_from_region(
+    layout: PageLayout, region: Region, index: int, sha: str, settings: ExtractionSettings
+) -> Table | None:
+    caption_words = {id(w) for line in (region.caption.lines if region.caption else []) for w in line.words}
+    x0, top, x1, bottom = region.bbox
+    words = [w for w in layout.words_in(x0 - 1, top - 1, x1 + 1, bottom + 1) if id(w) not in caption_words]
+    rules = [r for r in layout.content.rules if x0 - 5 <= r.x and r.x <= x1 + 5 and top - 3 <= r.y <= bottom + 3]
+    if is_lattice(rules, len(region.lines), region.bbox):
+        grid, engine = lattice_grid(words, rules, region.bbox), LATTICE
+    else:
+        grid, engine = build_grid(words, rules, region.bbox, settings), ENGINE
+    if grid is None or (region.caption is None and not plausible(grid, engine == LATTICE)):
+        return None
+    return to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)
+
+
+def plausible(grid: Grid, ruled: bool) -> bool:
+    """An uncaptioned region is kept as a table when it has rows and columns, is mostly filled, and is not
+    running text in a box (a ruled grid may hold a few long cells)."""
+    if grid.n_rows < 2 or grid.n_cols < 2:
+        return False
+    covered = sum(p.row_span * p.col_span for p in grid.placed)
+    wordy = sum(len(p.words) > 8 for p in grid.placed)
+    return covered >= 0.4 * grid.n_rows * grid.n_cols and wordy <= (0.4 if ruled else 0.1) * len(grid.placed)

@@ -1,0 +1,111 @@
+"""Header cells fitted to the body's columns (spans from cmidrules or centring), and the paths that
+name each cell: col_path from the header rows above it, row_path from its row group and stub."""
+
+from __future__ import annotations
+
+from pipeline.extract.chars import Rule
+from pipeline.extract.grid import Column, Placed
+from pipeline.extract.words import join_words
+
+
+def widen_spanning_headers(
+    placed: list[Placed], header_rows: int, columns: list[Column], rules: list[Rule], size: float
+) -> None:
+    """A header in an upper header row covers the columns its cmidrule covers, or else the columns
+    around it that are nearer to it than to its neighbours, as far as it stays centred over them."""
+    for r in range(header_rows - 1):
+        row = sorted((p for p in placed if p.row == r), key=lambda p: p.col)
+        if not row:
+            continue
+        centers = [_center(p) for p in row]
+        for k, p in enumerate(row):
+            rule = _cmidrule_below(p, rules, size)
+            if rule is not None:
+                cols = [i for i, c in enumerate(columns) if _overlap(c, rule.x0, rule.x1) > 0.5 * (c.x1 - c.x0)]
+                if cols:
+                    p.col, p.col_span = cols[0], cols[-1] - cols[0] + 1
+                continue
+            lo = (centers[k - 1] + centers[k]) / 2 if k > 0 else float("-inf")
+            hi = (centers[k] + centers[k + 1]) / 2 if k + 1 < len(row) else float("inf")
+            walls = _walls(p, rules)
+            if walls is not None:  # vertical rules on both sides bound the block the header names
+                lo, hi = walls
+            cell = [i for i, c in enumerate(columns) if lo <= c.center <= hi]
+            p.col, p.col_span = _centred_run(cell, p, columns)
+
+
+def _walls(p: Placed, rules: list[Rule]) -> tuple[float, float] | None:
+    """The nearest vertical rules left and right of a header cell, at its height."""
+    x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
+    top, bottom = min(w.top for w in p.words), max(w.bottom for w in p.words)
+    beside = [r.x for r in rules if not r.horizontal and r.top <= (top + bottom) / 2 <= r.bottom]
+    left = [x for x in beside if x <= x0 + 1]
+    right = [x for x in beside if x >= x1 - 1]
+    return (max(left), min(right)) if left and right else None
+
+
+def _overlap(col: Column, x0: float, x1: float) -> float:
+    return min(col.x1, x1) - max(col.x0, x0)
+
+
+def _center(p: Placed) -> float:
+    return (min(w.x0 for w in p.words) + max(w.x1 for w in p.words)) / 2
+
+
+def _cmidrule_below(p: Placed, rules: list[Rule], size: float) -> Rule | None:
+    x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
+    bottom = max(w.bottom for w in p.words)
+    for rule in rules:
+        if not rule.horizontal or not (bottom - 0.3 * size <= rule.y <= bottom + 0.9 * size):
+            continue
+        if rule.x0 <= x0 + 2 and rule.x1 >= x1 - 2 and rule.x1 - rule.x0 < 6 * (x1 - x0) + 40:
+            return rule
+    return None
+
+
+def _centred_run(cands: list[int], p: Placed, columns: list[Column]) -> tuple[int, int]:
+    """The widest run of candidate columns, containing the header's own columns, centred on the header."""
+    own = set(range(p.col, p.col + p.col_span))
+    center = _center(p)
+    width = max(w.x1 for w in p.words) - min(w.x0 for w in p.words)
+    best = (p.col, p.col_span)
+    for i in range(len(cands)):
+        for j in range(i, len(cands)):
+            run = cands[i : j + 1]
+            if run != list(range(run[0], run[-1] + 1)) or not own <= set(run):
+                continue
+            mid = (columns[run[0]].x0 + columns[run[-1]].x1) / 2
+            tolerance = max(0.25 * (columns[run[-1]].x1 - columns[run[0]].x0), 0.5 * width, 4.0)
+            if abs(mid - center) <= tolerance and len(run) > best[1]:
+                best = (run[0], len(run))
+    return best
+
+
+def column_paths(placed: list[Placed], header_rows: int, n_cols: int) -> list[list[str]]:
+    """For each column, the header texts over it, top row first (a spanning header counts for each column)."""
+    paths: list[list[str]] = [[] for _ in range(n_cols)]
+    for r in range(header_rows):
+        for p in placed:
+            if p.row == r:
+                text = join_words(p.words)
+                for c in range(p.col, min(p.col + p.col_span, n_cols)):
+                    if text and (not paths[c] or paths[c][-1] != text):
+                        paths[c].append(text)
+    return paths
+
+
+def row_paths(filled: list[list[str]], header_rows: int, stub_cols: int, group_rows: set[int]) -> list[list[str]]:
+    """For each row, the row-group label above it (if any) and its stub texts (spanning stubs included)."""
+    paths: list[list[str]] = []
+    group: str | None = None
+    for r, row in enumerate(filled):
+        if r < header_rows:
+            paths.append([])
+            continue
+        if r in group_rows:
+            group = next((t for t in row if t), None)
+            paths.append([group] if group else [])
+            continue
+        stubs = [t for i, t in enumerate(row[:stub_cols]) if t and (i == 0 or t != row[i - 1])]
+        paths.append(([group] if group else []) + stubs)
+    return paths

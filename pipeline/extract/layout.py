@@ -1,0 +1,89 @@
+"""One page read and arranged: words, text lines, the gutters, column lines and the body font size."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from pipeline.extract.chars import PageContent, Rule
+from pipeline.extract.columns import cut_at_gutters, find_gutters
+from pipeline.extract.settings import ExtractionSettings
+from pipeline.extract.words import Line, Word, build_words, group_lines, split_line
+
+
+@dataclass
+class PageLayout:
+    content: PageContent
+    words: list[Word]
+    lines: list[Line]  # whole page lines (may run across both columns)
+    column_lines: list[Line]  # lines cut at the gutters: what a reader reads as one line
+    gutters: list[float]
+    body_size: float
+    text_x0: float
+    text_x1: float
+    body_top: float  # running heads and page numbers lie outside [body_top, body_bottom]
+    body_bottom: float
+
+    @property
+    def number(self) -> int:
+        return self.content.number
+
+    @property
+    def hrules(self) -> list[Rule]:
+        return self.content.hrules
+
+    def words_in(self, x0: float, top: float, x1: float, bottom: float) -> list[Word]:
+        """Words whose centre lies inside the box."""
+        return [w for w in self.words if x0 <= w.center_x <= x1 and top <= w.middle <= bottom]
+
+
+def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayout:
+    words = build_words(content.chars, settings.word_gap)
+    upright = [w for w in words if w.upright]
+    lines = group_lines(upright)
+    gutters = find_gutters(lines, content.width)
+    sizes = Counter(round(w.size, 1) for w in upright for _ in w.chars)
+    body_size = sizes.most_common(1)[0][0] if sizes else 10.0
+    long_lines = [ln for ln in lines if ln.x1 - ln.x0 > 0.2 * content.width] or lines
+    text_x0 = min((ln.x0 for ln in long_lines), default=0.0)
+    text_x1 = max((ln.x1 for ln in long_lines), default=content.width)
+    body_top, body_bottom = body_bounds(content)
+    return PageLayout(
+        content,
+        words,
+        lines,
+        cut_at_gutters(lines, gutters),
+        gutters,
+        body_size,
+        text_x0,
+        text_x1,
+        body_top,
+        body_bottom,
+    )
+
+
+def body_bounds(content: PageContent) -> tuple[float, float]:
+    """The band between the running head (and its rule) and the page number."""
+    top, bottom = 0.055 * content.height, 0.95 * content.height
+    head_rules = [r for r in content.hrules if r.y < 0.09 * content.height and r.length > 0.3 * content.width]
+    if head_rules:
+        top = max(top, min(r.bottom for r in head_rules) + 0.5)
+    return top, bottom
+
+
+def fragments(line: Line, gap_em: float = 1.0) -> list[Line]:
+    return split_line(line, gap_em)
+
+
+def is_prose(line: Line, span_width: float, body_size: float) -> bool:
+    """A line of running text: one stretch of closely spaced words, most of the column wide."""
+    if len(fragments(line)) > 1 or len(line.words) < 4:
+        return False
+    letters = sum(ch.isalpha() for ch in line.text)
+    if letters < 0.6 * len(line.text.replace(" ", "")):
+        return False
+    return line.x1 - line.x0 >= 0.6 * span_width and line.size >= 0.85 * body_size
+
+
+def is_tabular(line: Line) -> bool:
+    return len(fragments(line)) > 1

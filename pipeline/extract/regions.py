@@ -1,0 +1,228 @@
+"""Where each table sits on its page: grown from its caption through rules and tabular lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.extract.captions import Caption, caption_label, is_figure_caption
+from pipeline.extract.chars import Rule
+from pipeline.extract.columns import column_of
+from pipeline.extract.layout import PageLayout, is_prose, is_tabular
+from pipeline.extract.settings import ExtractionSettings
+from pipeline.extract.words import Line
+
+
+@dataclass
+class Region:
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    caption: Caption | None = None
+    caption_position: str | None = None  # where the caption is relative to the table: "above" | "below"
+    lines: list[Line] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+
+    @property
+    def bbox(self) -> tuple[float, float, float, float]:
+        return (self.x0, self.top, self.x1, self.bottom)
+
+
+Item = Line | Rule
+
+
+def _top(item: Item) -> float:
+    return item.top
+
+
+def _bottom(item: Item) -> float:
+    return item.bottom
+
+
+def caption_span(layout: PageLayout, caption: Caption) -> tuple[float, float]:
+    """The column the caption sits in, or the page's text width when it spans a gutter."""
+    return column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
+
+
+def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
+    mid = (x0 + x1) / 2
+    return span[0] - 2 <= mid <= span[1] + 2 and x0 >= span[0] - 20 and x1 <= span[1] + 20
+
+
+def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float], below: bool) -> list[Item]:
+    caption_lines = {id(line) for line in caption.lines}
+    lines: list[Item] = [
+        ln
+        for ln in layout.column_lines
+        if id(ln) not in caption_lines
+        and layout.body_top <= ln.top
+        and ln.bottom <= layout.body_bottom
+        and _inside(ln.x0, ln.x1, span)
+        and ((ln.top >= caption.bottom - 1) if below else (ln.bottom <= caption.top + 1))
+    ]
+    width = span[1] - span[0]
+    rules: list[Item] = [
+        r
+        for r in layout.hrules
+        if (r.x1 - r.x0) >= max(30.0, 0.1 * width)
+        and layout.body_top <= r.top
+        and r.bottom <= layout.body_bottom
+        and span[0] - 30 <= r.x <= span[1] + 30
+        and ((r.top >= caption.bottom - 1) if below else (r.bottom <= caption.top + 1))
+    ]
+    items = lines + rules
+    return sorted(items, key=_top) if below else sorted(items, key=_bottom, reverse=True)
+
+
+def _gap(prev_edge: float, item: Item, below: bool) -> float:
+    return (item.top - prev_edge) if below else (prev_edge - item.bottom)
+
+
+def _is_stop_line(line: Line, width: float, layout: PageLayout) -> bool:
+    text = line.text
+    return is_prose(line, width, layout.body_size) or bool(caption_label(text)) or is_figure_caption(text)
+
+
+def _side_score(items: list[Item], caption: Caption, width: float, layout: PageLayout, below: bool) -> float:
+    edge = caption.bottom if below else caption.top
+    if not items or _gap(edge, items[0], below) > 3.5 * caption.size:
+        return -5.0
+    score = -0.15 * _gap(edge, items[0], below) / caption.size
+    for n, item in enumerate(items[:4]):
+        if isinstance(item, Rule):
+            score += 2.0 if n == 0 else 1.0
+        elif _is_stop_line(item, width, layout):
+            return score - 3.0
+        else:
+            score += 1.5 if is_tabular(item) else 0.5
+    return score
+
+
+def side_scores(layout: PageLayout, caption: Caption) -> tuple[float, float]:
+    """How much the space below and above the caption looks like a table (> 0: it does)."""
+    span = caption_span(layout, caption)
+    width = span[1] - span[0]
+    below = _side_score(_side_items(layout, caption, span, True), caption, width, layout, True)
+    above = _side_score(_side_items(layout, caption, span, False), caption, width, layout, False)
+    return below, above
+
+
+def choose_sides(scores: list[tuple[int, float, float]], margin: float = 2.5) -> list[bool | None]:
+    """Below (True), above (False) or no table (None) for each (page, below score, above score).
+
+    Papers set their captions on one side (supplements sometimes on the other): a caption with a
+    table on one side only votes, and a caption with table-like material on both sides follows the
+    votes of the nearest pages unless one side clearly wins.
+    """
+    votes = [(page, b > 0) for page, b, a in scores if (b > 0) != (a > 0)]
+    sides: list[bool | None] = []
+    for page, below, above in scores:
+        if below <= 0 and above <= 0:
+            sides.append(None)
+        elif below > 0 and above > 0 and abs(below - above) < margin:
+            sides.append(_nearest_vote(votes, page, True))  # style guides mostly set the caption above
+        else:
+            sides.append(below >= above)
+    return sides
+
+
+def _nearest_vote(votes: list[tuple[int, bool]], page: int, default: bool) -> bool:
+    if not votes:
+        return default
+    nearest = min(abs(p - page) for p, _ in votes)
+    near = [v for p, v in votes if abs(p - page) <= nearest + 1]
+    below = sum(near)
+    return default if below * 2 == len(near) else below * 2 > len(near)
+
+
+def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettings, below: bool) -> Region | None:
+    """The table on one side of ``caption``, walked until prose, a caption or a wide gap."""
+    span = caption_span(layout, caption)
+    width = span[1] - span[0]
+    items = _side_items(layout, caption, span, below)
+    accepted = _walk(items, caption, width, layout, below, settings)
+    accepted = _trim_beyond_rules(accepted, below)
+    if not below:
+        accepted = _drop_notes(accepted)
+    lines = [it for it in accepted if isinstance(it, Line)]
+    rules = [it for it in accepted if isinstance(it, Rule)]
+    if not lines:
+        return None
+    x0 = min([ln.x0 for ln in lines] + [r.x0 for r in rules])
+    x1 = max([ln.x1 for ln in lines] + [r.x1 for r in rules])
+    top = min(it.top for it in accepted)
+    bottom = max(it.bottom for it in accepted)
+    return Region(x0, top, x1, bottom, caption, "above" if below else "below", lines, rules)
+
+
+def _walk(
+    items: list[Item], caption: Caption, width: float, layout: PageLayout, below: bool, settings: ExtractionSettings
+) -> list[Item]:
+    accepted: list[Item] = []
+    edge = caption.bottom if below else caption.top
+    line_h = 1.2 * layout.body_size
+    frame: Rule | None = None  # the first long rule: the table's other rules share its extent
+    for n, item in enumerate(items):
+        if isinstance(item, Line) and (
+            _is_stop_line(item, width, layout) or _ends_paragraph(item, items[n + 1 :], width, layout)
+        ):
+            break
+        limit = (settings.caption_gap if not accepted else settings.max_row_gap) * line_h
+        if frame is not None and accepted and isinstance(accepted[-1], Rule) and _same_frame(accepted[-1], frame):
+            limit = min(limit, 1.5 * line_h)  # right after one of the table's rules, the next row follows closely
+        if _gap(edge, item, below) > limit and not _rule_ahead(items[n:], width, layout, frame):
+            break
+        if frame is None and isinstance(item, Rule) and item.length >= 0.3 * width:
+            frame = item
+        accepted.append(item)
+        edge = item.bottom if below else item.top
+    return accepted
+
+
+def _same_frame(rule: Rule, frame: Rule) -> bool:
+    return abs(rule.x0 - frame.x0) < 4 and abs(rule.x1 - frame.x1) < 4
+
+
+def _ends_paragraph(line: Line, rest: list[Item], width: float, layout: PageLayout) -> bool:
+    """A short untabular line right next to running text is that paragraph's first or last line."""
+    if is_tabular(line) or not rest or not isinstance(rest[0], Line):
+        return False
+    nxt = rest[0]
+    close = min(abs(nxt.top - line.bottom), abs(line.top - nxt.bottom)) < 0.8 * line.size
+    return close and abs(nxt.x0 - line.x0) < 2 * line.size and is_prose(nxt, width, layout.body_size)
+
+
+def _rule_ahead(items: list[Item], width: float, layout: PageLayout, frame: Rule | None) -> bool:
+    """A wide gap inside a ruled table: another of its rules comes before any prose."""
+    for item in items[:40]:
+        if isinstance(item, Rule) and (frame is None or _same_frame(item, frame)):
+            return True
+        if isinstance(item, Line) and _is_stop_line(item, width, layout):
+            return False
+    return False
+
+
+def _trim_beyond_rules(accepted: list[Item], below: bool) -> list[Item]:
+    """Past the last rule (away from the caption), keep only lines that look like table rows."""
+    last_rule = max((i for i, it in enumerate(accepted) if isinstance(it, Rule)), default=None)
+    if last_rule is None:
+        return accepted
+    kept = accepted[: last_rule + 1]
+    for item in accepted[last_rule + 1 :]:
+        gap = _gap(kept[-1].bottom if below else kept[-1].top, item, below)
+        if not isinstance(item, Line) or not is_tabular(item) or gap > 0.8 * item.size:
+            break
+        kept.append(item)
+    return kept
+
+
+def _drop_notes(accepted: list[Item]) -> list[Item]:
+    """Between a ruled table and its caption below it: note lines ("Runs that did not converge ..."),
+    not rows."""
+    first_rule = next((i for i, it in enumerate(accepted) if isinstance(it, Rule)), None)
+    if first_rule is None:
+        return accepted
+    head = accepted[:first_rule]
+    if all(isinstance(it, Line) and not is_tabular(it) for it in head):
+        return accepted[first_rule:]
+    return accepted

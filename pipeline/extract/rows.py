@@ -1,0 +1,77 @@
+"""Table rows: the region's words clustered by baseline, with the header/body boundary found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.extract.chars import Rule
+from pipeline.extract.values import is_numeric
+from pipeline.extract.words import Line, Word, group_lines, split_line
+
+
+@dataclass
+class Row:
+    words: list[Word]
+    segments: list[Line] = field(default_factory=list)  # runs of words closer than the cell gap
+
+    @property
+    def top(self) -> float:
+        return min(w.top for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.words)
+
+    @property
+    def middle(self) -> float:
+        return (self.top + self.bottom) / 2
+
+    @property
+    def size(self) -> float:
+        return max(w.size for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return min(w.x0 for w in self.words)
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+
+def build_rows(words: list[Word], cell_gap: float) -> list[Row]:
+    """One row per text line; segments split where words are further apart than ``cell_gap`` em."""
+    rows = []
+    for line in group_lines(w for w in words if w.upright):
+        rows.append(Row(line.words, split_line(line, cell_gap)))
+    return rows
+
+
+def segment_is_numeric(segment: Line) -> bool:
+    return is_numeric(segment.text)
+
+
+def numeric_share(row: Row) -> float:
+    if not row.segments:
+        return 0.0
+    return sum(segment_is_numeric(s) for s in row.segments) / len(row.segments)
+
+
+def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) -> int:
+    """Rows above the rule that separates header from body; without such a rule, the rows before
+    the first row that is mostly numbers."""
+    if len(rows) < 2:
+        return 0
+    width = x1 - x0
+    long_rules = sorted((r for r in rules if r.horizontal and r.x1 - r.x0 >= 0.6 * width), key=lambda r: r.y)
+    for rule in long_rules:
+        above = [r for r in rows if r.middle < rule.y]
+        below = [r for r in rows if r.middle > rule.y]
+        if above and below:
+            if len(above) <= max(4, len(rows) // 3):
+                return len(above)
+            break
+    for i, row in enumerate(rows[:6]):
+        if numeric_share(row) >= 0.5 and len(row.segments) >= 2:
+            return i
+    return 1 if len(rows) > 2 else 0

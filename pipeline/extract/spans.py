@@ -1,0 +1,114 @@
+"""Cells that span rows: a label set between two lines (System over a two-line header), a stub centred
+beside the rows it names (multirow), a rotated label beside a row group."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from statistics import median
+
+from pipeline.extract.grid import Column, Placed, place_segment
+from pipeline.extract.rows import Row
+from pipeline.extract.words import Line, Word
+
+
+def row_baselines(rows: list[Row]) -> list[float]:
+    return [median(w.baseline for w in r.words if w.size >= 0.85 * r.size) for r in rows]
+
+
+def between_rows(rows: list[Row]) -> set[int]:
+    """Rows set half-way between their neighbours: both gaps well below the usual row pitch."""
+    base = row_baselines(rows)
+    steps = [b - a for a, b in pairwise(base)]
+    if len(steps) < 2:
+        return set()
+    pitch = median(steps)
+    found = set()
+    for i in range(1, len(rows) - 1):
+        up, down = base[i] - base[i - 1], base[i + 1] - base[i]
+        if up < 0.7 * pitch and down < 0.7 * pitch and abs(up - down) < 0.35 * pitch:
+            found.add(i)
+    return found
+
+
+def settle_row_spans(
+    placed: list[Placed], rows: list[Row], header_rows: int, rotated: list[Word], columns: list[Column]
+) -> tuple[list[Placed], list[Row], int]:
+    """Move labels of between-rows, rotated labels and centred stubs onto the block of rows they name.
+
+    Returns the new cells, the rows that remain, and the new number of header rows.
+    """
+    floating_rows = between_rows(rows)
+    base = row_baselines(rows)
+    floating = [(p, base[p.row]) for p in placed if p.row in floating_rows]
+    for word in rotated:
+        for col, span, words in place_segment(Line([word]), columns):
+            floating.append((Placed(-1, col, words, col_span=span), word.middle))
+    kept_rows = [i for i in range(len(rows)) if i not in floating_rows]
+    index = {old: new for new, old in enumerate(kept_rows)}
+    new_header = sum(1 for i in kept_rows if i < header_rows)
+    cells = [p for p in placed if p.row not in floating_rows]
+    for p in cells:
+        p.row = index[p.row]
+    kept_base = [base[i] for i in kept_rows]
+    cells += _centred_stubs(cells, kept_base, new_header)
+    for p, y in floating:
+        _land(p, y, cells, kept_base, new_header)
+        cells.append(p)
+    return cells, [rows[i] for i in kept_rows], new_header
+
+
+def _occupied(cells: list[Placed], col: int) -> set[int]:
+    return {r for p in cells if p.col <= col < p.col + p.col_span for r in range(p.row, p.row + p.row_span)}
+
+
+def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_rows: int) -> None:
+    """Give a floating label the block of rows empty in its column around ``y``, if it sits centred on it."""
+    nearest = min(range(len(base)), key=lambda i: abs(base[i] - y))
+    busy = _occupied(cells, p.col)
+    in_header = nearest < header_rows
+    lo_limit, hi_limit = (0, header_rows - 1) if in_header else (header_rows, len(base) - 1)
+    above = max((i for i in range(len(base)) if base[i] <= y), default=nearest)
+    below = min((i for i in range(len(base)) if base[i] >= y), default=nearest)
+    lo, hi = above, below
+    if lo in busy or hi in busy:
+        p.row, p.row_span = nearest, 1
+        return
+    while lo - 1 >= lo_limit and lo - 1 not in busy:
+        lo -= 1
+    while hi + 1 <= hi_limit and hi + 1 not in busy:
+        hi += 1
+    lo, hi = _centre_block(lo, hi, y, base)
+    p.row, p.row_span = lo, hi - lo + 1
+
+
+def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, int]:
+    """Shrink [lo, hi] from the far side until its middle is at ``y`` (within a third of a row)."""
+    while lo < hi:
+        mid = (base[lo] + base[hi]) / 2
+        if abs(mid - y) <= 0.3 * (base[hi] - base[lo]) / (hi - lo):
+            break
+        if mid < y:
+            lo += 1
+        else:
+            hi -= 1
+    return lo, hi
+
+
+def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int) -> list[Placed]:
+    """Stub labels with empty stubs right above and below them, landed on the block they sit centred on."""
+    busy = _occupied(cells, 0)
+    lifted = [
+        p
+        for p in cells
+        if p.col == 0
+        and p.row_span == 1
+        and header_rows <= p.row - 1
+        and p.row + 1 < len(base)
+        and p.row - 1 not in busy
+        and p.row + 1 not in busy
+    ]
+    for p in lifted:
+        cells.remove(p)
+    for p in lifted:
+        _land(p, base[p.row], cells, base, header_rows)
+    return lifted

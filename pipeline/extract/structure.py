@@ -1,0 +1,108 @@
+"""A table region's words arranged into a grid of placed cells (rows, columns, header, spans)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.extract.chars import Rule
+from pipeline.extract.grid import Column, Placed, find_columns, place_segment
+from pipeline.extract.headers import widen_spanning_headers
+from pipeline.extract.rows import Row, build_rows, count_header_rows, segment_is_numeric
+from pipeline.extract.settings import ExtractionSettings
+from pipeline.extract.spans import settle_row_spans
+from pipeline.extract.words import Word, join_words
+from pipeline.extract.wrapping import join_header_lines, merge_body_lines
+
+
+@dataclass
+class Grid:
+    placed: list[Placed]
+    n_rows: int
+    n_cols: int
+    header_rows: int
+    group_rows: set[int] = field(default_factory=set)  # rows that name a group of the rows below
+
+    def text_grid(self) -> list[list[str]]:
+        """Each cell's text at its top-left position ('' elsewhere)."""
+        grid = [[""] * self.n_cols for _ in range(self.n_rows)]
+        for p in self.placed:
+            grid[p.row][p.col] = join_words(p.words)
+        return grid
+
+    def filled_grid(self) -> list[list[str]]:
+        """Each position's text, a spanning cell's text repeated over every position it covers."""
+        grid = [[""] * self.n_cols for _ in range(self.n_rows)]
+        for p in self.placed:
+            text = join_words(p.words)
+            for r in range(p.row, min(p.row + p.row_span, self.n_rows)):
+                for c in range(p.col, min(p.col + p.col_span, self.n_cols)):
+                    grid[r][c] = text
+        return grid
+
+
+def build_grid(
+    words: list[Word], rules: list[Rule], box: tuple[float, float, float, float], settings: ExtractionSettings
+) -> Grid | None:
+    rows = build_rows(words, settings.cell_gap)
+    if len(rows) < 2:
+        return None
+    x0, _, x1, _ = box
+    header_rows = count_header_rows(rows, rules, x0, x1)
+    body = rows[header_rows:] or rows
+    size = sorted(r.size for r in body)[len(body) // 2]
+    vrules = [r for r in rules if not r.horizontal and _crosses_body(r, body)]
+    rotated = [w for w in words if not w.upright]
+    columns = find_columns(body, vrules, settings.column_gap * size, [(w.x0, w.x1) for w in rotated])
+    if not columns:
+        return None
+    placed = _merge_collisions([p for i, row in enumerate(rows) for p in _place_row(i, row, i < header_rows, columns)])
+    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns)
+    header_rows, rows = join_header_lines(placed, rows, header_rows)
+    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
+    widen_spanning_headers(placed, header_rows, columns, rules, size)
+    placed = _merge_collisions(placed)
+    n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
+    return Grid(placed, n_rows, len(columns), header_rows, group_rows)
+
+
+def _place_row(i: int, row: Row, header: bool, columns: list[Column]) -> list[Placed]:
+    """A header segment stays whole (spanning the columns it covers); so does a body line of one
+    stretch of words (a group label or a wrapped line); other body segments split at column edges."""
+    out = []
+    whole = header or (len(row.segments) == 1 and not segment_is_numeric(row.segments[0]))
+    for segment in row.segments:
+        pieces = place_segment(segment, columns)
+        if whole and len(pieces) > 1:
+            first = min(p[0] for p in pieces)
+            last = max(p[0] + p[1] - 1 for p in pieces)
+            span = (last - first + 1) if header else 1
+            pieces = [(first, span, list(segment.words))]
+        out.extend(Placed(i, col, seg_words, col_span=span) for col, span, seg_words in pieces)
+    return out
+
+
+def _crosses_body(rule: Rule, body: list[Row]) -> bool:
+    top, bottom = body[0].top, body[-1].bottom
+    return rule.top <= top + 0.5 * (bottom - top) and rule.bottom >= top + 0.5 * (bottom - top)
+
+
+def _merge_collisions(placed: list[Placed]) -> list[Placed]:
+    """Two pieces that landed in the same grid position are one cell."""
+    by_pos: dict[tuple[int, int], Placed] = {}
+    covered: dict[tuple[int, int], Placed] = {}
+    out: list[Placed] = []
+    for p in sorted(placed, key=lambda p: (p.row, p.col, -p.col_span)):
+        key = (p.row, p.col)
+        host = by_pos.get(key) or covered.get(key)
+        if host is not None:
+            host.words.extend(p.words)
+            end = max(host.col + host.col_span, p.col + p.col_span)
+            host.col_span = end - host.col
+            for c in range(host.col, end):
+                covered[(p.row, c)] = host
+            continue
+        by_pos[key] = p
+        for c in range(p.col, p.col + p.col_span):
+            covered[(p.row, c)] = p
+        out.append(p)
+    return out

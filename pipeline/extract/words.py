@@ -1,0 +1,216 @@
+"""Glyphs to words, and words to text lines: the units every later step reasons about."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import pairwise
+
+from pipeline.extract.chars import Char
+
+
+@dataclass(slots=True)
+class Word:
+    chars: list[Char]
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float  # the largest glyph size in the word (superscripts are smaller)
+    upright: bool = True
+    _baseline: float | None = None
+
+    @property
+    def text(self) -> str:
+        return "".join(c.text for c in self.chars)
+
+    @property
+    def baseline(self) -> float:
+        """Mean baseline of the full-size glyphs (a raised mark does not move it)."""
+        if self._baseline is None:
+            main = [c for c in self.chars if c.size >= 0.85 * self.size]
+            self._baseline = sum(c.baseline for c in main) / len(main)
+        return self._baseline
+
+    @property
+    def center_x(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def middle(self) -> float:
+        return (self.top + self.bottom) / 2
+
+    @property
+    def bold(self) -> bool:
+        letters = [c for c in self.chars if c.text.isalnum()] or self.chars
+        return sum(c.bold for c in letters) * 2 > len(letters)
+
+    @property
+    def italic(self) -> bool:
+        letters = [c for c in self.chars if c.text.isalpha()] or self.chars
+        return sum(c.italic for c in letters) * 2 > len(letters)
+
+    def add(self, ch: Char) -> None:
+        self.chars.append(ch)
+        self._baseline = None
+        self.x0, self.x1 = min(self.x0, ch.x0), max(self.x1, ch.x1)
+        if ch.size >= 0.85 * self.size:  # superscripts do not stretch the word's box
+            self.top, self.bottom = min(self.top, ch.top), max(self.bottom, ch.bottom)
+        if ch.size > self.size:
+            self.size, self.top, self.bottom = ch.size, ch.top, ch.bottom
+
+
+def new_word(ch: Char) -> Word:
+    return Word([ch], ch.x0, ch.x1, ch.top, ch.bottom, ch.size, ch.upright)
+
+
+def build_words(chars: Iterable[Char], word_gap: float) -> list[Word]:
+    """Consecutive glyphs (content-stream order) on one baseline with no real space between them."""
+    words: list[Word] = []
+    current: Word | None = None
+    for ch in chars:
+        if current is not None and _continues(current, ch, word_gap):
+            current.add(ch)
+            continue
+        current = new_word(ch)
+        words.append(current)
+    return words
+
+
+def _continues(word: Word, ch: Char, word_gap: float) -> bool:
+    if not (word.upright and ch.upright):
+        return word.upright == ch.upright and _near(word, ch)
+    last = word.chars[-1]
+    em = max(last.size, ch.size)
+    gap = ch.x0 - last.x1
+    if gap > word_gap * em or gap < -0.3 * em:
+        return False
+    overlap = min(word.bottom, ch.bottom) - max(word.top, ch.top)
+    return overlap > 0.3 * min(word.bottom - word.top, ch.bottom - ch.top)
+
+
+def _near(word: Word, ch: Char) -> bool:
+    em = max(word.size, ch.size)
+    vertical_gap = max(ch.top - word.bottom, word.top - ch.bottom)
+    return ch.x0 - word.x1 < 0.3 * em and word.x0 - ch.x1 < 0.3 * em and vertical_gap < 0.3 * em
+
+
+@dataclass
+class Line:
+    """Words sharing a baseline, left to right. Its measures are computed once, when first asked for:
+    build the word list first."""
+
+    words: list[Word] = field(default_factory=list)
+
+    @cached_property
+    def x0(self) -> float:
+        return min(w.x0 for w in self.words)
+
+    @cached_property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+    @cached_property
+    def top(self) -> float:
+        return min(w.top for w in self.main_words)
+
+    @cached_property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.main_words)
+
+    @cached_property
+    def size(self) -> float:
+        return max(w.size for w in self.words)
+
+    @cached_property
+    def main_words(self) -> list[Word]:
+        size = self.size
+        return [w for w in self.words if w.size >= 0.8 * size] or self.words
+
+    @cached_property
+    def baseline(self) -> float:
+        main = self.main_words
+        return sum(w.baseline for w in main) / len(main)
+
+    @cached_property
+    def text(self) -> str:
+        return join_words(self.words)
+
+    def gaps(self) -> list[float]:
+        return [b.x0 - a.x1 for a, b in pairwise(self.words)]
+
+
+def join_words(words: Sequence[Word]) -> str:
+    """Words in reading order (lines top to bottom, words left to right), one space where the glyphs
+    leave a real space and between lines."""
+    if len(words) == 1:
+        return words[0].text
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (-w.size, w.middle)):
+        home = next((ln for ln in lines if _same_line(ln[0], w)), None)
+        if home is None:
+            lines.append([w])
+        else:
+            home.append(w)
+    parts: list[str] = []
+    for line in sorted(lines, key=lambda ln: ln[0].middle):
+        prev: Word | None = None
+        for w in sorted(line, key=lambda w: w.x0):
+            if prev is not None:
+                parts.append(" " if w.x0 - prev.x1 > 0.12 * max(prev.size, w.size) else "")
+            elif parts:
+                parts.append(" ")
+            parts.append(w.text)
+            prev = w
+    return "".join(parts)
+
+
+def _same_line(anchor: Word, w: Word) -> bool:
+    if w.size >= 0.85 * anchor.size:
+        return abs(w.baseline - anchor.baseline) <= 0.3 * anchor.size
+    return min(anchor.bottom, w.bottom) - max(anchor.top, w.top) > 0.3 * (w.bottom - w.top)
+
+
+def group_lines(words: Iterable[Word]) -> list[Line]:
+    """Cluster words into lines, top to bottom: full-size words by baseline, then small raised or
+    lowered glyphs (marks, subscripts) into the line their box overlaps most."""
+    ordered = sorted(words, key=lambda w: (-round(w.size, 1), w.baseline))
+    lines: list[Line] = []
+    keys: list[float] = []  # baselines of the lines, sorted
+    anchors: list[tuple[float, float, float, float, int]] = []  # baseline, size, top, bottom, line index
+    for w in ordered:
+        best, best_score = -1, 0.0
+        lo = bisect_left(keys, w.baseline - 2 * w.size)
+        hi = bisect_right(keys, w.baseline + 2 * w.size)
+        for baseline, size, top, bottom, index in anchors[lo:hi]:
+            if w.size >= 0.85 * size:
+                shift = abs(w.baseline - baseline)
+                score = 1.0 - shift / (0.25 * size) if shift <= 0.25 * size else 0.0
+            else:
+                overlap = min(bottom, w.bottom) - max(top, w.top)
+                score = overlap / max(w.bottom - w.top, 1e-6) - 0.5
+            if score > best_score:
+                best, best_score = index, score
+        if best >= 0:
+            lines[best].words.append(w)
+            continue
+        lines.append(Line([w]))
+        at = bisect_right(keys, w.baseline)
+        keys.insert(at, w.baseline)
+        anchors.insert(at, (w.baseline, w.size, w.top, w.bottom, len(lines) - 1))
+    for line in lines:
+        line.words.sort(key=lambda w: w.x0)
+    return sorted(lines, key=lambda line: line.baseline)
+
+
+def split_line(line: Line, gap_em: float) -> list[Line]:
+    """Break a line where the horizontal gap between words is wider than ``gap_em`` times the font size."""
+    pieces: list[Line] = [Line([line.words[0]])]
+    for a, b in pairwise(line.words):
+        if b.x0 - a.x1 > gap_em * max(a.size, b.size):
+            pieces.append(Line([b]))
+        else:
+            pieces[-1].words.append(b)
+    return pieces

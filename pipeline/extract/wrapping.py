@@ -1,0 +1,127 @@
+"""Lines that are not rows of their own: wrapped header cells, wrapped body cells, row-group labels."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from statistics import median
+
+from pipeline.extract.grid import Placed
+from pipeline.extract.rows import Row
+from pipeline.extract.spans import row_baselines
+from pipeline.extract.style import is_bold, is_italic
+from pipeline.extract.values import looks_numeric
+from pipeline.extract.words import join_words
+
+_QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
+
+
+def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
+    return {p.col: p for p in placed if p.row == r}
+
+
+def _drop_row(placed: list[Placed], r: int) -> None:
+    for p in placed:
+        if p.row > r:
+            p.row -= 1
+
+
+def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
+    """Header lines that continue the line above cell for cell ('Ours-JFT' over '(ViT-H/14)') are one
+    header row; a line of quantities under names ('(252M)') stays a row of its own.
+
+    Returns the new number of header rows and the remaining rows."""
+    r = 0
+    while r < header_rows - 1:
+        upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
+        simple = all(p.col_span == 1 and p.row_span == 1 for p in [*upper.values(), *lower.values()])
+        quantities = all(_QUANTITY.match(join_words(p.words)) for p in lower.values())
+        if lower and simple and set(lower) <= set(upper) and not quantities:
+            for col, p in lower.items():
+                upper[col].words.extend(p.words)
+                placed.remove(p)
+            _drop_row(placed, r + 1)
+            rows = rows[: r + 1] + rows[r + 2 :]
+            header_rows -= 1
+            continue
+        r += 1
+    return header_rows, rows
+
+
+def numeric_columns(placed: list[Placed], header_rows: int, n_cols: int) -> set[int]:
+    """Columns whose body cells are mostly numbers."""
+    found = set()
+    for c in range(n_cols):
+        texts = [join_words(p.words) for p in placed if p.col == c and p.row >= header_rows and p.col_span == 1]
+        if texts and sum(looks_numeric(t) for t in texts) * 2 > len(texts):
+            found.add(c)
+    return found
+
+
+def merge_body_lines(
+    placed: list[Placed], rows: list[Row], header_rows: int, n_cols: int
+) -> tuple[set[int], list[Row]]:
+    """Fold wrapped continuation lines into the row above, and mark row-group labels (spanning the row).
+
+    A line with words only in text columns is a group label when the rows under it are indented or set
+    in another style, or when no row with numbers precedes it; otherwise, close under a row with numbers,
+    it continues that row's cells. Returns the group-label rows and the remaining rows.
+    """
+    numeric = numeric_columns(placed, header_rows, n_cols)
+    if not numeric:
+        return set(), rows
+    base = row_baselines(rows)
+    steps = [b - a for a, b in pairwise(base[header_rows:])]
+    pitch = median(steps) if steps else 0.0
+    groups: set[int] = set()
+    r = header_rows
+    while r < len(rows):
+        cells = _row_cells(placed, r)
+        if not cells or set(cells) & numeric:
+            r += 1
+            continue
+        prev = _row_cells(placed, r - 1) if r - 1 >= header_rows else {}
+        nxt = _row_cells(placed, r + 1)
+        if _is_group_label(cells, prev, nxt, numeric, r == header_rows):
+            label = cells[min(cells)]
+            for p in cells.values():
+                if p is not label:
+                    label.words.extend(p.words)
+                    placed.remove(p)
+            label.col_span = n_cols - label.col
+            groups.add(r)
+            r += 1
+            continue
+        if prev and set(prev) & numeric and base[r] - base[r - 1] <= 1.15 * pitch:
+            for col, p in cells.items():
+                host = prev.get(col)
+                if host is None:
+                    p.row = r - 1
+                else:
+                    host.words.extend(p.words)
+                    placed.remove(p)
+            _drop_row(placed, r)
+            rows = rows[:r] + rows[r + 1 :]
+            base = [*base[: r - 1], base[r], *base[r + 1 :]]  # the row now ends on the folded line
+            groups = {g - 1 if g > r else g for g in groups}
+            continue
+        r += 1
+    return groups, rows
+
+
+def _is_group_label(
+    cells: dict[int, Placed], prev: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int], first: bool
+) -> bool:
+    if min(cells) != 0:
+        return False
+    label = cells[0]
+    if first or not prev or not set(prev) & numeric:
+        return True
+    stub = nxt.get(0)
+    if stub is None:
+        return False
+    indent = min(w.x0 for w in stub.words) - min(w.x0 for w in label.words)
+    size = max(w.size for w in label.words)
+    if indent > 0.4 * size:
+        return True
+    return (is_bold(label.words) and not is_bold(stub.words)) or (is_italic(label.words) and not is_italic(stub.words))

@@ -1,0 +1,72 @@
+"""find_captions: caption starts, labels as printed, and the lines that continue a caption."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.extract.captions import caption_label, find_captions
+from pipeline.extract.chars import Char, Rule
+from pipeline.extract.words import Line, build_words, group_lines
+
+
+def _line(text: str, x0: float, baseline: float, size: float = 10.0) -> list[Char]:
+    chars, x = [], x0
+    for ch in text:
+        if ch != " ":
+            chars.append(
+                Char(ch, x, x + 0.5 * size, baseline - 0.8 * size, baseline + 0.2 * size, baseline, size, "Times")
+            )
+        x += 0.5 * size
+    return chars
+
+
+def _lines(*rows: tuple[str, float, float]) -> list[Line]:
+    chars = [c for text, x0, baseline in rows for c in _line(text, x0, baseline)]
+    return group_lines(build_words(chars, 0.12))
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Table 3: Accuracy on the test split.", "Table 3"),
+        ("Table S1. Hyperparameters.", "Table S1"),
+        ("Supplementary Table 2: Training time.", "Supplementary Table 2"),
+        ("TABLE IV", "Table IV"),
+        ("Table 1 | Comparison of training FLOPS", "Table 1"),
+        ("Tab. 5: Ablations", "Table 5"),
+    ],
+)
+def test_caption_labels(text: str, label: str) -> None:
+    assert caption_label(text) == label
+
+
+@pytest.mark.parametrize(
+    "text", ["Table 3 shows that all three options are better", "Tables 1 to 3 report", "Figure 2: A plot"]
+)
+def test_references_in_running_text_are_not_captions(text: str) -> None:
+    assert caption_label(text) is None
+
+
+def test_caption_collects_its_wrapped_lines_and_stops_at_the_paragraph_gap() -> None:
+    lines = _lines(
+        ("Table 4: Accuracy of each model on the held-out", 50, 100),
+        ("test split, averaged over three runs.", 50, 112),
+        ("Model Accuracy", 80, 140),
+    )
+    (caption,) = find_captions(lines)
+    assert caption.label == "Table 4"
+    assert caption.text == "Table 4: Accuracy of each model on the held-out test split, averaged over three runs."
+    assert not caption.continued
+
+
+def test_caption_stops_at_the_tables_top_rule() -> None:
+    lines = _lines(("Table S1: Hyperparameter settings.", 50, 100), ("GENERator-v2", 60, 114))
+    rule = Rule(40, 103.8, 300, 104.2)
+    (caption,) = find_captions(lines, [rule])
+    assert caption.text == "Table S1: Hyperparameter settings."
+
+
+def test_continued_caption_is_flagged() -> None:
+    (caption,) = find_captions(_lines(("Table 5 (continued): Results per dataset.", 50, 100)))
+    assert caption.label == "Table 5"
+    assert caption.continued

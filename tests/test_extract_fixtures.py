@@ -1,0 +1,106 @@
+"""The extractor on generated papers with exact truth, one paper per layout feature."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from pipeline.extract.chars import normalise_text
+from pipeline.extract.document import extract_tables
+from pipeline.fixtures import FEATURE_PAPERS, PaperTruth, TableTruth, demo_truth, render_paper, write_demo_paper
+from pipeline.model import Table, TablesFile
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
+    out = {}
+    folder = tmp_path_factory.mktemp("features")
+    for name, spec in FEATURE_PAPERS.items():
+        pdf = folder / f"{name}.pdf"
+        truth = render_paper(spec, pdf)
+        out[name] = (pdf, truth, extract_tables(pdf))
+    return out
+
+
+def _parts(found: TablesFile, truth: TableTruth) -> list[Table]:
+    parts = [t for t in found.tables if t.label == truth.label]
+    assert parts, f"{truth.label} not found; found {[t.label for t in found.tables]}"
+    return parts
+
+
+def _spans(table: Table) -> list[tuple[int, int, int, int]]:
+    return sorted((c.row, c.col, c.row_span, c.col_span) for c in table.cells if c.row_span > 1 or c.col_span > 1)
+
+
+@pytest.mark.parametrize("name", sorted(FEATURE_PAPERS))
+def test_feature_paper_tables_come_out_exactly(name: str, rendered: dict) -> None:
+    _, paper, found = rendered[name]
+    assert len({t.label for t in found.tables}) == len(paper.tables)
+    for truth in paper.tables:
+        parts = _parts(found, truth)
+        table = parts[0]
+        assert [p.grid() for p in parts] == [p.cells for p in truth.parts or [truth]]
+        assert [p.page for p in parts] == [p.page for p in truth.parts or [truth]]
+        assert table.page == truth.page
+        assert table.caption == truth.caption
+        assert table.caption_position == truth.caption_position
+        assert table.header_rows == truth.header_rows
+        assert table.stub_cols == truth.stub_cols
+        assert _spans(table) == sorted((s.row, s.col, s.row_span, s.col_span) for s in truth.spans)
+        assert sorted((c.row, c.col) for c in table.cells if c.bold) == sorted(map(tuple, truth.bold))
+        assert table.continued_pages == truth.continued_pages
+
+
+@pytest.mark.parametrize("name", ["bold_underline", "value_forms", "superscripts"])
+def test_styles_and_marks_match_the_truth(name: str, rendered: dict) -> None:
+    _, paper, found = rendered[name]
+    for truth in paper.tables:
+        table = _parts(found, truth)[0]
+        assert sorted((c.row, c.col) for c in table.cells if c.underline) == sorted(map(tuple, truth.underline))
+        assert sorted((c.row, c.col) for c in table.cells if c.italic) == sorted(map(tuple, truth.italic))
+        marks = sorted((c.row, c.col, m) for c in table.cells for m in c.marks)
+        assert marks == sorted(map(tuple, truth.superscripts))
+
+
+def test_values_keep_the_printed_text_beside_the_number(rendered: dict) -> None:
+    _, _, found = rendered["value_forms"]
+    body = [c for t in found.tables for c in t.cells if c.kind == "body" and c.value is not None]
+    assert body
+    for cell in body:
+        digits = "".join(ch for ch in cell.text if ch.isdigit())
+        assert digits, cell.text
+        assert cell.locator is not None and cell.locator.row == cell.row and cell.locator.col == cell.col
+
+
+def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
+    x, y = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
+    return obj.get("object_type") == "char" and box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _squash(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", normalise_text(text)).split())
+
+
+@pytest.mark.parametrize("name", sorted(FEATURE_PAPERS))
+def test_each_cell_text_is_found_again_inside_its_bbox(name: str, rendered: dict) -> None:
+    pdf, _, found = rendered[name]
+    with pdfplumber.open(pdf) as doc:
+        for table in found.tables:
+            page = doc.pages[table.page - 1]
+            for cell in table.cells:
+                if not cell.text or cell.bbox is None:
+                    continue
+                inside = page.filter(lambda obj, box=cell.bbox: _centre_inside(obj, box))
+                assert _squash(cell.text) == _squash(inside.extract_text()), (table.label, cell.row, cell.col)
+
+
+def test_demo_paper_tables_come_out_exactly(tmp_path: Path) -> None:
+    pdf = write_demo_paper(tmp_path / "demo.pdf")
+    truth, found = demo_truth(), extract_tables(pdf)
+    for table in truth.tables:
+        parts = _parts(found, table)
+        assert [p.grid() for p in parts] == [p.cells for p in table.parts or [table]]
+        assert _spans(parts[0]) == sorted((s.row, s.col, s.row_span, s.col_span) for s in table.spans)
