@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -19,11 +18,6 @@ from pipeline.stages import STAGES, Stage, get_stage
 from pipeline.store import Workspace
 
 DEMO_SOURCE_ID = "local:demo"
-
-
-def available_stages() -> list[Stage]:
-    """Stages whose code is installed (later stages may be absent from a partial install)."""
-    return [s for s in STAGES if importlib.util.find_spec(s.target.partition(":")[0]) is not None]
 
 
 def resolve_sources(ws: Workspace, source_ids: tuple[str, ...] | list[str]) -> list[str]:
@@ -164,7 +158,7 @@ def run(
             if entry.id in wanted and entry.id not in fetched:
                 fetch_stage.fetch_entry(ws, settings, entry, refresh=False)
         ids = resolve_sources(ws, source_ids)
-    results = run_stages(settings, available_stages(), ids, jobs or settings.jobs, force, not as_json)
+    results = run_stages(settings, list(STAGES), ids, jobs or settings.jobs, force, not as_json)
     extra = {"reports": [str(ws.audits_dir(sid) / "report.html") for sid in ids]}
     if not as_json:
         for path in extra["reports"]:
