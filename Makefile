@@ -32,6 +32,9 @@ bench-tables: $(VENV)/.installed
 bench-map: $(VENV)/.installed
 	$(PY) benchmarks/bench_map.py
 
+bench-audit: $(VENV)/.installed
+	$(PY) benchmarks/bench_audit.py --shared $(SHARED)
+
 bench-probe: $(VENV)/.installed
 	$(PY) benchmarks/bench_probe.py
 

@@ -78,6 +78,7 @@ STAGES: tuple[Stage, ...] = (
             "extracted/{sid}/tables.json",
             "extracted/{sid}/records.jsonl",
             "config/catalogue/*.yaml",
+            "audits/{sid}/reviews.jsonl",
         ),
         outputs=(
             "audits/{sid}/findings.json",

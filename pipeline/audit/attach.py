@@ -1,0 +1,59 @@
+"""Findings attach to the records they concern, so that a record carries its limitations."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pipeline.audit.context import record_position
+from pipeline.model import Finding, Record
+
+LIMITING = ("error", "warning")
+
+
+def concerns(finding: Finding, record: Record) -> bool:
+    """Whether a finding is about a record, from the finding's scope (cells, rows, columns, table, paper)."""
+    scope = finding.details.get("scope", {})
+    kind = scope.get("kind", "cells")
+    if kind == "paper":
+        return True
+    position = record_position(record)
+    if position is None or position[0] != finding.details.get("table_key"):
+        return False
+    _, row, col = position
+    cells = {tuple(c) for c in scope.get("cells", [])}
+    if kind == "table":
+        return True
+    if kind == "rows":
+        return row in {r for r, _ in cells}
+    if kind == "columns":
+        return col in {c for _, c in cells}
+    return (row, col) in cells
+
+
+def limitation(finding: Finding) -> str:
+    """The finding in words, as a record's limitation."""
+    return f"{finding.message} [{finding.check}, {finding.severity}; finding {finding.id}]"
+
+
+def attach_findings(records: list[Record], findings: list[Finding]) -> tuple[list[Record], list[Finding]]:
+    """Copies of the records with finding ids and limitations added, and of the findings with record ids.
+
+    Every finding is linked (ids); only errors, warnings and notes marked as limitations become words in
+    ``limitations`` (a consistent aggregate is not a limitation of its cells).
+    """
+    linked: dict[str, list[str]] = {f.id: [] for f in findings}
+    out_records = []
+    for record in records:
+        mine = [f for f in findings if concerns(f, record)]
+        for finding in mine:
+            linked[finding.id].append(record.id)
+        words = [limitation(f) for f in mine if f.severity in LIMITING or f.details.get("limitation")]
+        out_records.append(
+            dataclasses.replace(
+                record,
+                findings=list(dict.fromkeys([*record.findings, *(f.id for f in mine)])),
+                limitations=list(dict.fromkeys([*record.limitations, *words])),
+            )
+        )
+    out_findings = [dataclasses.replace(f, record_ids=linked[f.id]) for f in findings]
+    return out_records, out_findings

@@ -1,0 +1,112 @@
+"""The audit checks, one small module per family; CHECKS lists them in the order reports show them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.audit.checks.aggregates import check_aggregates
+from pipeline.audit.checks.base import Check, Issue
+from pipeline.audit.checks.bold import check_bold
+from pipeline.audit.checks.captions import check_caption_counts
+from pipeline.audit.checks.contradiction import check_contradictions
+from pipeline.audit.checks.datasets import check_reused_datasets
+from pipeline.audit.checks.definitions import check_undefined_metrics
+from pipeline.audit.checks.duplicates import check_duplicates
+from pipeline.audit.checks.ranges import check_ranges
+from pipeline.audit.checks.uncertainty import check_error_bars
+from pipeline.audit.context import AuditInput
+from pipeline.audit.findings import make_finding, sort_findings
+from pipeline.model import Finding
+
+CHECKS: tuple[Check, ...] = (
+    Check(
+        "undefined-metric",
+        "warning",
+        "A metric used in a table or caption that the text never defines and the catalogue does not count as standard.",
+        check_undefined_metrics,
+        needs=("text", "catalogue"),
+    ),
+    Check(
+        "aggregate-row",
+        "error",
+        "A labelled mean or sum (row or column), or a task-level row, recomputed from its parts within rounding.",
+        check_aggregates,
+    ),
+    Check(
+        "caption-column-count",
+        "warning",
+        "A caption that counts N models while the table shows M.",
+        check_caption_counts,
+    ),
+    Check(
+        "caption-text-contradiction",
+        "warning",
+        "A caption that describes the table one way while the text citing it says the opposite.",
+        check_contradictions,
+        needs=("text",),
+    ),
+    Check(
+        "error-bars-claimed",
+        "warning",
+        "The text claims error bars, deviations or intervals while no table prints any.",
+        check_error_bars,
+        needs=("text",),
+    ),
+    Check(
+        "bold-not-best",
+        "warning",
+        "A bold value that is not the best in its row or column under the metric's direction, or a best value "
+        "left plain when the caption says best values are bold.",
+        check_bold,
+    ),
+    Check(
+        "value-out-of-range",
+        "error",
+        "A value outside its metric's valid range in the catalogue (accuracy above 1 or 100%, negative MSE).",
+        check_ranges,
+        needs=("catalogue",),
+    ),
+    Check(
+        "dataset-reused",
+        "warning",
+        "A dataset the catalogue knows from another benchmark, reported under this paper's own protocol.",
+        check_reused_datasets,
+        needs=("catalogue",),
+    ),
+    Check(
+        "duplicate-values",
+        "warning",
+        "Two rows or columns with identical values throughout.",
+        check_duplicates,
+    ),
+)
+
+
+@dataclass
+class CheckRun:
+    findings: list[Finding] = field(default_factory=list)
+    ran: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # check id -> why
+
+
+def run_checks(inp: AuditInput, checks: tuple[Check, ...] = CHECKS) -> CheckRun:
+    """Every check whose inputs are present; the others are listed with the reason they were skipped."""
+    result = CheckRun()
+    for check in checks:
+        missing = check.missing(inp)
+        if missing:
+            result.skipped[check.id] = "needs " + " and ".join(_NEEDS[m] for m in missing)
+            continue
+        result.ran.append(check.id)
+        issues: list[Issue] = check.run(inp)
+        result.findings.extend(make_finding(inp, check, issue) for issue in issues)
+    unique = {f.id: f for f in result.findings}
+    result.findings = sort_findings(list(unique.values()))
+    return result
+
+
+_NEEDS = {
+    "text": "the paper's text (sources/<sid>/source.pdf)",
+    "catalogue": "the catalogue (config/catalogue/*.yaml)",
+    "records": "the records (extracted/<sid>/records.jsonl)",
+}

@@ -1,0 +1,250 @@
+"""bold-not-best: a bold value that is not the best in its line, or a best value left plain.
+
+Bold marks the best model, so lines run across the models' axis when the records or the catalogue tell
+where the models are; otherwise rows (split by column groups) or columns (split by row groups), whichever
+explains the bold cells with fewer exceptions. Lines mix no units, spreads or named metrics (a percent
+column is its own line), leave out emphasis (a column or row printed bold throughout) and, when the caption
+restricts "best" to rows without a mark ("best among models trained only on ..."), the marked rows.
+The direction comes from the metric, else from the bold cells themselves when they agree.
+"Not best" is proved with printed-precision intervals, so ties and near-ties never count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.audit.checks.base import Issue
+from pipeline.audit.context import AuditInput
+from pipeline.audit.interval import PrintedNumber
+from pipeline.audit.labels import aggregate_kind, model_axis
+from pipeline.audit.metrics import cell_metric
+from pipeline.audit.tableview import Pos, TableView
+
+BOLD_MEANS_BEST = re.compile(
+    r"\b(?:best|highest|lowest|top|winning)\b[^.;]{0,80}\b(?:bold|boldface|bolded)\b"
+    r"|\b(?:bold|boldface|bolded)\b[^.;]{0,80}\b(?:best|highest|lowest|top)\b",
+    re.IGNORECASE,
+)
+_BOLD_MEANS_OVERLAP = re.compile(
+    r"significan|statistically|within (?:one|1|two|2) (?:std|standard)|overlapping (?:error|confidence|std|interval)",
+    re.I,
+)
+_MARKS = "†‡*∗§¶"
+_RESTRICTED = re.compile(r"\bbest\s+among\b|\bamong\s+(?:the\s+)?(?:models|methods|systems)\b|\bexcluding\b", re.I)
+_COUNT_LABEL = re.compile(r"^\s*(?:#|no\.|number of|count|rank)", re.IGNORECASE)
+_MOST = 0.75  # share of lines carrying a bold value above which a line without one is a best left plain
+
+
+@dataclass
+class _Line:
+    cells: list[Pos]
+    direction: str | None
+
+
+@dataclass
+class _Verdict:
+    axis: str
+    violations: list[tuple[Pos, list[Pos], str]]  # bold cell, the better cells, direction
+    confirmed: int
+    plain: list[tuple[_Line, list[Pos]]]  # lines without bold, their best cells
+
+
+def check_bold(inp: AuditInput) -> list[Issue]:
+    issues: list[Issue] = []
+    for view in inp.views:
+        caption = view.table.caption
+        if _BOLD_MEANS_OVERLAP.search(caption):
+            continue
+        says_best = bool(BOLD_MEANS_BEST.search(caption)) or any(
+            BOLD_MEANS_BEST.search(s.text) for s in (inp.text.citing(view.table.label) if inp.text else [])
+        )
+        issues.extend(_check_table(inp, view, says_best))
+    return issues
+
+
+def _check_table(inp: AuditInput, view: TableView, says_best: bool) -> list[Issue]:
+    bold = {p for p in view.bold if p in view.numbers}
+    comparable = {p for p in view.numbers if not _set_apart(view, p)}
+    emphasis_cols, emphasis_rows = _fully_bold(view, bold, axis=1), _fully_bold(view, bold, axis=0)
+    without_emphasis = {p for p in comparable if p[1] not in emphasis_cols and p[0] not in emphasis_rows}
+    models = model_axis(inp, view)  # bold marks the best model: compare across the models' axis
+    axes = ("row",) if models == "col" else ("col",) if models == "row" else ("col", "row")
+    verdicts = [
+        _judge(inp, view, axis, bold & eligible, eligible)
+        for eligible in (comparable, without_emphasis)
+        for axis in axes
+        if bold & eligible
+    ]
+    if not verdicts:
+        return []
+    best = max(verdicts, key=lambda v: (v.confirmed - len(v.violations), -len(v.plain), len(v.violations)))
+    if len(best.violations) > max(1, best.confirmed):
+        return []  # no reading of the layout explains the bold cells: the lines are not what bold compares
+    issues = [_violation_issue(view, best.axis, *v, says_best) for v in best.violations]
+    issues += [_excluded_issue(view, p) for p in sorted(bold - comparable) if _marked_out(view, p)]
+    lines_with_bold = best.confirmed + len(best.violations)
+    if says_best and best.plain and lines_with_bold >= _MOST * (lines_with_bold + len(best.plain)):
+        issues.extend(_plain_issue(view, best.axis, line, cells) for line, cells in best.plain)
+    return issues
+
+
+def _fully_bold(view: TableView, bold: set[Pos], axis: int) -> set[int]:
+    """Columns (axis=1) or rows (axis=0) printed bold throughout: emphasis, not a verdict."""
+    lines: dict[int, list[Pos]] = {}
+    for pos in view.numbers:
+        lines.setdefault(pos[axis], []).append(pos)
+    return {k for k, cells in lines.items() if len(cells) >= 3 and all(p in bold for p in cells)}
+
+
+def _marked_out(view: TableView, pos: Pos) -> bool:
+    """The caption restricts "best" to some rows and this cell's row or column carries the mark it excludes."""
+    labels = view.row_labels.get(pos[0], "") + view.col_label(pos[1])
+    caption = view.table.caption
+    return bool(_RESTRICTED.search(caption)) and any(m in labels and m in caption for m in _MARKS)
+
+
+def _excluded_issue(view: TableView, pos: Pos) -> Issue:
+    return Issue(
+        f"bold {view.numbers[pos].text} in row '{view.row_labels.get(pos[0], pos[0])}', which carries a mark the "
+        "caption excludes from the comparison of best values",
+        table=view.table,
+        cells=[pos],
+        expected={"bold": "only among the rows the caption compares"},
+        found={"bold": view.numbers[pos].text},
+        details={"caption": view.table.caption},
+    )
+
+
+def _set_apart(view: TableView, pos: Pos) -> bool:
+    """The cell's row or column carries a mark the caption explains (those are compared separately)."""
+    row_label, col_label = view.row_labels.get(pos[0], ""), view.col_label(pos[1])
+    if _COUNT_LABEL.match(row_label) or _COUNT_LABEL.match(view.leaf(pos[1])):
+        return True
+    return any(mark in row_label + col_label and mark in view.table.caption for mark in _MARKS)
+
+
+def _lines(inp: AuditInput, view: TableView, axis: str, eligible: set[Pos]) -> list[list[Pos]]:
+    """Rows split by column group, or columns split by row group; never mixing units, spreads or named metrics."""
+    groups: dict[tuple[object, ...], list[Pos]] = {}
+    for pos in sorted(eligible):
+        row, col = pos
+        key = (row, view.col_groups.get(col)) if axis == "row" else (col, view.row_groups.get(row))
+        number = view.numbers[pos]
+        kind = (number.percent, number.plus_minus is not None, _named_metric(inp, view, pos))
+        groups.setdefault((*key, *kind), []).append(pos)
+    return [cells for cells in groups.values() if len(cells) >= 2]
+
+
+def _named_metric(inp: AuditInput, view: TableView, pos: Pos) -> str | None:
+    metric = cell_metric(inp, view, pos)
+    if metric is None or metric.origin not in ("record", "header", "row"):
+        return None
+    return metric.metric.id if metric.metric is not None else metric.name
+
+
+def _direction(inp: AuditInput, view: TableView, cells: list[Pos]) -> str | None:
+    votes: dict[str, int] = {}
+    for pos in cells:
+        metric = cell_metric(inp, view, pos)
+        if metric is not None and metric.direction:
+            votes[metric.direction] = votes.get(metric.direction, 0) + 1
+    if len(votes) == 1:
+        return next(iter(votes))
+    return None
+
+
+def _best(numbers: dict[Pos, PrintedNumber], cells: list[Pos], direction: str) -> list[Pos]:
+    """Cells that no other cell of the line provably beats."""
+    sign = 1 if direction == "higher" else -1
+    top = max(cells, key=lambda p: sign * numbers[p].value)
+    return [p for p in cells if not _beaten(numbers[p], numbers[top], direction)]
+
+
+def _beaten(value: PrintedNumber, other: PrintedNumber, direction: str) -> bool:
+    if direction == "higher":
+        return value.interval.below(other.interval)
+    return other.interval.below(value.interval)
+
+
+def _judge(inp: AuditInput, view: TableView, axis: str, bold: set[Pos], eligible: set[Pos]) -> _Verdict:
+    lines = [_Line(cells, _direction(inp, view, cells)) for cells in _lines(inp, view, axis, eligible)]
+    inferred = _inferred_direction(view, [line for line in lines if line.direction is None], bold)
+    verdict = _Verdict(axis, [], 0, [])
+    for line in lines:
+        direction = line.direction or inferred
+        if direction is None:
+            continue
+        line.direction = direction
+        marked = [p for p in line.cells if p in bold]
+        if not marked:
+            best = _best(view.numbers, line.cells, direction)
+            if len(best) == 1 and not _aggregate_line(view, axis, line.cells[0]):
+                verdict.plain.append((line, best))
+            continue
+        for pos in marked:
+            better = [p for p in line.cells if _beaten(view.numbers[pos], view.numbers[p], direction)]
+            if better:
+                verdict.violations.append((pos, _best(view.numbers, line.cells, direction), direction))
+            else:
+                verdict.confirmed += 1
+    return verdict
+
+
+def _aggregate_line(view: TableView, axis: str, pos: Pos) -> bool:
+    """A mean or total row (column): authors seldom mark its best value."""
+    label = view.row_labels.get(pos[0], "").split(" / ")[-1] if axis == "row" else view.leaf(pos[1])
+    return aggregate_kind(label) is not None
+
+
+def _inferred_direction(view: TableView, lines: list[_Line], bold: set[Pos]) -> str | None:
+    """When nothing names the metric: the direction under which the bold values are the best, if unanimous."""
+    at_max = at_min = 0
+    for line in lines:
+        marked = [p for p in line.cells if p in bold]
+        if not marked or len({view.numbers[p].value for p in line.cells}) < 2:
+            continue
+        values = [view.numbers[p].value for p in line.cells]
+        at_max += all(view.numbers[p].value == max(values) for p in marked)
+        at_min += all(view.numbers[p].value == min(values) for p in marked)
+    if at_max >= 2 and at_min * 4 <= at_max:
+        return "higher"
+    if at_min >= 2 and at_max * 4 <= at_min:
+        return "lower"
+    return None
+
+
+def _line_name(view: TableView, axis: str, pos: Pos) -> str:
+    if axis == "row":
+        return f"row '{view.row_labels.get(pos[0], pos[0])}'"
+    return f"column '{view.col_label(pos[1]) or pos[1]}'"
+
+
+def _violation_issue(view: TableView, axis: str, pos: Pos, best: list[Pos], direction: str, says: bool) -> Issue:
+    printed = view.numbers[pos]
+    other = "row" if axis == "col" else "col"
+    better = ", ".join(f"{view.numbers[p].text} ({_line_name(view, other, p)})" for p in best)
+    rule = "the caption says best values are bold" if says else "bold marks the best value in the other lines"
+    return Issue(
+        f"bold {printed.text} in {_line_name(view, axis, pos)} is not the best ({direction} is better): "
+        f"{better} is better",
+        table=view.table,
+        cells=[pos, *best],
+        expected={"best": [view.numbers[p].text for p in best], "direction": direction},
+        found={"bold": printed.text},
+        tolerance="printed precision: a value counts as worse only if its interval lies wholly below (or above)",
+        details={"axis": axis, "rule": rule},
+    )
+
+
+def _plain_issue(view: TableView, axis: str, line: _Line, best: list[Pos]) -> Issue:
+    shown = ", ".join(view.numbers[p].text for p in best)
+    return Issue(
+        f"best value {shown} in {_line_name(view, axis, best[0])} is printed plain, while the caption says best "
+        f"values are bold ({line.direction} is better)",
+        table=view.table,
+        cells=best,
+        expected={"bold": [view.numbers[p].text for p in best], "direction": line.direction},
+        found={"bold": []},
+        details={"axis": axis},
+    )

@@ -1,0 +1,120 @@
+"""caption-column-count: a caption that counts (or lists) N models while the table shows M.
+
+The models' axis comes from the records (which configuration each cell belongs to) or from the
+catalogue's model names in the labels; without either, a count is accepted when it matches any way of
+counting the table's rows or columns, so only a count that fits nothing is flagged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.audit.checks.base import Issue
+from pipeline.audit.context import AuditInput
+from pipeline.audit.labels import aggregate_kind, model_axis, model_names
+from pipeline.audit.tableview import TableView
+from pipeline.catalogue import Catalogue, compact_label
+
+_NUMBERS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "twenty": 20,
+}  # fmt: skip
+_NOUNS = r"(?:models|methods|baselines|approaches|architectures|systems|LMs|predictors|tools|agents|encoders)"
+_STARTERS = {"of", "the", "all", "across", "for", "with", "among", "between", "we", "our", "these", "on", "and"}
+COUNT_CLAIM = re.compile(
+    rf"(?<!top )(?<!top-)(?<!first )(?<!last )\b(?P<n>\d{{1,2}}|{'|'.join(_NUMBERS)})(?!\s+of\b)"
+    rf"\s+(?:[\w-]+\s+){{0,3}}?{_NOUNS}\b",
+    re.IGNORECASE,
+)
+
+
+def check_caption_counts(inp: AuditInput) -> list[Issue]:
+    issues = []
+    for view in inp.views:
+        match = next((m for m in COUNT_CLAIM.finditer(view.table.caption) if _counts_models(m)), None)
+        if not match:
+            continue
+        word = match.group("n").lower()
+        claimed = int(word) if word.isdigit() else _NUMBERS[word]
+        axis, counts = _model_counts(inp, view)
+        if claimed in counts.values():
+            continue
+        shown = counts.get(axis) if axis else None
+        found = {"models": shown, "axis": axis} if axis else {"counts": counts}
+        what = f"{shown} model {'columns' if axis == 'col' else 'rows'}" if axis else _describe(counts)
+        issues.append(
+            Issue(
+                f"the caption says '{match.group(0)}' ({claimed}) but the table shows {what}",
+                table=view.table,
+                cells=_axis_cells(view, axis),
+                scope="table",
+                expected={"models": claimed, "caption": match.group(0)},
+                found=found,
+                tolerance="exact count",
+                details={"caption": view.table.caption},
+            )
+        )
+    return issues
+
+
+def _counts_models(match: re.Match[str]) -> bool:
+    """ "five models" counts the table's models; "Evo 2 models" names a model, "an ensemble of 10 models" is one."""
+    before = match.string[: match.start("n")].split()
+    if before and before[-1][:1].isupper() and before[-1].lower() not in _STARTERS:
+        return False
+    return not (before and before[-1].lower() == "of" and len(before) > 1 and before[-2].lower() == "ensemble")
+
+
+def _describe(counts: dict[str, int]) -> str:
+    columns = sorted({n for name, n in counts.items() if name.startswith("columns")})
+    return (
+        f"{' or '.join(str(n) for n in columns)} value columns, {counts['rows']} rows "
+        f"and {counts['row_groups']} row group(s)"
+    )
+
+
+def _axis_cells(view: TableView, axis: str | None) -> list[tuple[int, int]]:
+    if axis == "row":
+        return [(r, 0) for r in _rows(view)]
+    return [(view.table.header_rows - 1, c) for c in _cols(view)] if view.table.header_rows else []
+
+
+def _rows(view: TableView) -> list[int]:
+    return [r for r in view.body_rows if not aggregate_kind(view.row_labels.get(r, "").split(" / ")[-1])]
+
+
+def _cols(view: TableView) -> list[int]:
+    return [c for c in view.value_cols if not aggregate_kind(view.leaf(c))]
+
+
+def _model_counts(inp: AuditInput, view: TableView) -> tuple[str | None, dict[str, int]]:
+    """The axis holding models (if known) and the counts the claim may be compared with."""
+    cols, rows = _cols(view), _rows(view)
+    col_counts = {
+        len({view.col_paths[c][0] if view.col_paths.get(c) else "" for c in cols}),
+        len({view.col_label(c) for c in cols}),
+    }
+    row_count = len({view.row_labels.get(r, "") for r in rows})
+    axis = model_axis(inp, view)
+    if axis == "col":
+        return "col", {"col": _record_models(inp, view) or _column_models(inp.catalogue, view, cols)}
+    if axis == "row":
+        return "row", {"row": _record_models(inp, view) or row_count}
+    counts = {f"columns_{i}": n for i, n in enumerate(sorted(col_counts))}
+    counts["rows"] = row_count
+    counts["row_groups"] = len({view.row_groups.get(r) for r in rows})
+    return None, counts
+
+
+def _column_models(catalogue: Catalogue | None, view: TableView, cols: list[int]) -> int:
+    """Distinct models over columns: the header level naming a known model, else the whole label."""
+    names = model_names(catalogue)
+    keys = set()
+    for col in cols:
+        path = view.col_paths.get(col, [])
+        keys.add(next((compact_label(p) for p in path if compact_label(p) in names), view.col_label(col)))
+    return len(keys)
+
+
+def _record_models(inp: AuditInput, view: TableView) -> int:
+    return len({r.configuration or r.model for r in inp.records_of(view.table) if r.configuration or r.model})

@@ -1,0 +1,123 @@
+"""value-out-of-range: a value outside its metric's valid range in the catalogue.
+
+Fractions printed as percentages are common, so a metric bounded by [-1, 1] is read on the percent scale
+when its cells carry "%" or most of the table's values of that metric exceed 1 in magnitude. A value is
+out of range only if its whole printed-precision interval is.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pipeline.audit.checks.base import Issue
+from pipeline.audit.context import AuditInput
+from pipeline.audit.interval import Interval
+from pipeline.audit.metrics import DELTA, CellMetric, cell_metric
+from pipeline.audit.tableview import Pos, TableView
+from pipeline.catalogue import Catalogue
+
+
+def check_ranges(inp: AuditInput) -> list[Issue]:
+    issues: list[Issue] = []
+    for view in inp.views:
+        metrics = {
+            pos: m
+            for pos in view.numbers
+            if (m := cell_metric(inp, view, pos)) and m.metric is not None and not _difference(view, pos)
+        }
+        percent_scale = _percent_scale(view, metrics)
+        lines: dict[tuple[str, int], list[tuple[Pos, Issue | None]]] = {}
+        for pos, metric in sorted(metrics.items()):
+            bounds = _bounds(inp.catalogue, metric)
+            if bounds is None:
+                continue
+            scale = Fraction(100) if metric.metric and metric.metric.id in percent_scale else Fraction(1)
+            lo, hi = (None if b is None else b * scale for b in bounds)
+            line = ("row", pos[0]) if metric.origin == "row" else ("col", pos[1])
+            lines.setdefault(line, []).append((pos, _judge(view, pos, metric, lo, hi)))
+        for line in [k for k, judged in lines.items() if len(judged) < 3]:
+            if all(metrics[pos].origin == "caption" for pos, _ in lines[line]):
+                del lines[line]  # a caption's metric is a weak guess for a line this short
+        for (axis, index), judged in lines.items():
+            flagged = [issue for _, issue in judged if issue is not None]
+            if len(flagged) >= 2 and len(flagged) * 2 > len(judged):
+                issues.append(_doubtful(view, axis, index, judged, len(flagged)))
+                continue
+            issues.extend(flagged)
+    return issues
+
+
+def _difference(view: TableView, pos: Pos) -> bool:
+    """A cell in a column or row of differences ("Δ", "Increase", "+0.024"): a gap between scores, not a score."""
+    row, col = pos
+    if DELTA.search(view.col_label(col)) or DELTA.search(view.row_labels.get(row, "")):
+        return True
+    return any(n.text.startswith("+") for (_, c), n in view.numbers.items() if c == col)
+
+
+def _doubtful(view: TableView, axis: str, index: int, judged: list[tuple[Pos, Issue | None]], bad: int) -> Issue:
+    """Most of a line out of range: the metric was probably misattributed (a size column under an accuracy caption)."""
+    where = f"row '{view.row_labels.get(index, index)}'" if axis == "row" else f"column '{view.col_label(index)}'"
+    first = next(issue for _, issue in judged if issue is not None)
+    return Issue(
+        f"{bad} of {len(judged)} values in {where} fall outside the range of {first.expected['metric']}; the column "
+        f"probably reports another quantity, so no value is flagged",
+        table=view.table,
+        cells=[pos for pos, _ in judged],
+        severity="info",
+        subjects=[],
+        expected=first.expected,
+        details={"out_of_range": bad},
+    )
+
+
+def _bounds(catalogue: Catalogue | None, metric: CellMetric) -> tuple[Fraction | None, Fraction | None] | None:
+    if catalogue is None or metric.metric is None:
+        return None
+    lo, hi = catalogue.valid_range(metric.dataset, metric.metric)
+    if lo is None and hi is None:
+        return None
+    return (None if lo is None else Fraction(lo), None if hi is None else Fraction(hi))
+
+
+def _percent_scale(view: TableView, metrics: dict[Pos, CellMetric]) -> set[str]:
+    """Metrics bounded within [-1, 1] that this table prints as percentages."""
+    by_metric: dict[str, list[Pos]] = {}
+    for pos, metric in metrics.items():
+        m = metric.metric
+        if m is not None and m.unit != "percent" and _unit_bounded(m.range):
+            by_metric.setdefault(m.id, []).append(pos)
+    scaled = set()
+    for metric_id, cells in by_metric.items():
+        marked = any(view.numbers[p].percent or "%" in view.col_label(p[1]) for p in cells)
+        large = sum(abs(view.numbers[p].value) > 1 for p in cells)
+        if marked or large * 2 > len(cells):
+            scaled.add(metric_id)
+    return scaled
+
+
+def _unit_bounded(bounds: tuple[float | None, float | None]) -> bool:
+    lo, hi = bounds
+    return hi is not None and abs(hi) <= 1 and (lo is None or abs(lo) <= 1)
+
+
+def _judge(view: TableView, pos: Pos, metric: CellMetric, lo: Fraction | None, hi: Fraction | None) -> Issue | None:
+    printed = view.numbers[pos]
+    interval: Interval = printed.interval
+    if (lo is None or interval.hi >= lo) and (hi is None or interval.lo <= hi):
+        return None
+    shown = f"[{'-inf' if lo is None else _num(lo)}, {'inf' if hi is None else _num(hi)}]"
+    name = metric.metric.name if metric.metric else metric.name
+    return Issue(
+        f"{name} {printed.text} is outside the catalogue's valid range {shown}",
+        table=view.table,
+        cells=[pos],
+        expected={"range": shown, "metric": metric.metric.id if metric.metric else None},
+        found={"printed": printed.text, "interval": interval.describe()},
+        tolerance=f"printed precision: {printed.text} stands for {interval.describe()}, wholly outside the range",
+        details={"metric_from": metric.origin},
+    )
+
+
+def _num(value: Fraction) -> str:
+    return str(int(value)) if value.denominator == 1 else str(float(value))

@@ -1,0 +1,72 @@
+"""Issues become Findings: a stable id, the locators of their cells, and which records they concern."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pipeline.audit.checks.base import Check, Issue
+from pipeline.audit.context import AuditInput, table_key_of
+from pipeline.audit.tableview import TableView, view_table
+from pipeline.model import Finding, Table
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def _view_of(inp: AuditInput, table: Table) -> TableView:
+    for view in inp.views:
+        if view.table is table:
+            return view
+    return view_table(table)
+
+
+def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
+    severity = issue.severity or check.severity
+    locators, readable = [], []
+    if issue.table is not None:
+        view = _view_of(inp, issue.table)
+        for row, col in issue.cells:
+            locator = view.locator(row, col, inp.source_sha256)
+            locators.append(locator.id)
+            readable.append(locator.readable)
+    for table, (row, col) in issue.elsewhere:
+        locator = _view_of(inp, table).locator(row, col, inp.source_sha256)
+        locators.append(locator.id)
+        readable.append(locator.readable)
+    details: dict[str, Any] = dict(issue.details)
+    details["scope"] = _scope(issue)
+    table_label = None
+    if issue.table is not None:
+        table_label = issue.table.label or f"Unlabelled table {issue.table.index + 1} (page {issue.table.page})"
+        details["table_key"] = table_key_of(issue.table)
+    digest = hashlib.sha256(
+        "\x1f".join([inp.source_sha256, check.id, table_label or "", *locators, issue.message]).encode()
+    ).hexdigest()[:10]
+    return Finding(
+        id=f"{check.id}:{digest}",
+        check=check.id,
+        severity=severity,
+        message=issue.message,
+        source_id=inp.source_id,
+        table_label=table_label,
+        locators=locators,
+        locators_readable=readable,
+        expected=issue.expected,
+        found=issue.found,
+        tolerance=issue.tolerance,
+        details=details,
+    )
+
+
+def _scope(issue: Issue) -> dict[str, Any]:
+    """Which records a finding concerns, in a form attach.py can apply without the Table."""
+    subjects = issue.subjects if issue.subjects is not None else issue.cells[:1]
+    scope: dict[str, Any] = {"kind": issue.scope}
+    if issue.scope in ("cells", "rows", "columns"):
+        scope["cells"] = [list(p) for p in subjects]
+    return scope
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    """Errors first, then by table and check; stable across runs."""
+    return sorted(findings, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.table_label or "", f.check, f.id))

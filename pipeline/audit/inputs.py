@@ -1,0 +1,75 @@
+"""Reading what the audit needs from the workspace; a missing optional input is noted, not fatal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.audit.context import AuditInput
+from pipeline.audit.text import read_paper_text
+from pipeline.catalogue import Catalogue, load_catalogue, resolve_catalogue_dir
+from pipeline.errors import BadInputError, ConfigError, StageInputMissingError
+from pipeline.model import Record, TablesFile
+from pipeline.store import Workspace, read_json, read_jsonl, safe_id
+
+
+@dataclass
+class LoadedInputs:
+    audit: AuditInput
+    pdf: Path
+    notes: list[str] = field(default_factory=list)  # what was missing or substituted, for the report
+
+
+def read_tables(path: Path) -> TablesFile:
+    if not path.is_file():
+        raise StageInputMissingError(f"{path}: not found; run 'litaudit extract' first")
+    data = read_json(path)
+    try:
+        return TablesFile.from_dict(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadInputError(f"{path}: not a tables file ({type(exc).__name__}: {exc})") from None
+
+
+def read_records(path: Path) -> list[Record] | None:
+    if not path.is_file():
+        return None
+    records = []
+    for number, row in enumerate(read_jsonl(path), 1):
+        try:
+            records.append(Record.from_dict(row))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadInputError(f"{path}:{number}: not a record ({type(exc).__name__}: {exc})") from None
+    return records
+
+
+def read_catalogue(config_dir: Path, notes: list[str]) -> Catalogue | None:
+    """The workspace's catalogue (or the one shipped with litaudit, as the map stage uses); None if there is none."""
+    try:
+        folder = resolve_catalogue_dir(config_dir)
+    except ConfigError as exc:
+        notes.append(f"no catalogue ({exc}); the checks that need it were skipped")
+        return None
+    if folder.resolve() != (config_dir / "catalogue").resolve():
+        notes.append(f"the workspace has no config/catalogue; used the catalogue shipped with litaudit ({folder})")
+    return load_catalogue(config_dir)
+
+
+def load_inputs(ws: Workspace, source_id: str) -> LoadedInputs:
+    extracted = ws.extracted_dir(source_id)
+    tables_file = read_tables(extracted / "tables.json")
+    notes: list[str] = []
+    records = read_records(extracted / "records.jsonl")
+    if records is None:
+        notes.append(f"extracted/{safe_id(source_id)}/records.jsonl not found; checks that need records were skipped")
+    catalogue = read_catalogue(ws.config_dir, notes)
+    pdf = ws.pdf_path(source_id)
+    text = None
+    try:
+        text = read_paper_text(pdf, tables_file.tables)
+    except BadInputError as exc:
+        notes.append(f"the paper's text could not be read ({exc}); checks that need it were skipped")
+    sha = str(tables_file.source.get("sha256") or "")
+    if not sha and ws.source_record_path(source_id).is_file():
+        sha = str(read_json(ws.source_record_path(source_id)).get("sha256", ""))
+    audit = AuditInput(source_id, sha, tables_file.tables, text=text, catalogue=catalogue, records=records)
+    return LoadedInputs(audit, pdf, notes)

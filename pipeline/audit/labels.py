@@ -1,0 +1,129 @@
+"""What a row or column label names: a catalogue dataset, a model, an aggregate ("Mean", "Total")."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.audit.context import AuditInput
+from pipeline.audit.tableview import TableView
+from pipeline.catalogue import Catalogue, DatasetDef, compact_label
+
+MEAN_LABEL = re.compile(r"^\s*(?:mean|avg\.?|average|averaged|macro[- ]?(?:avg\.?|average))\b", re.IGNORECASE)
+SUM_LABEL = re.compile(r"^\s*(?:sum|total)\b", re.IGNORECASE)
+_OTHER_AVERAGE = re.compile(r"\b(?:weighted|w\.|geometric|geo\.|harmonic|median|rank)", re.IGNORECASE)
+
+_FORMS: dict[int, tuple[Catalogue, dict[str, list[DatasetDef]]]] = {}
+
+
+def aggregate_kind(label: str) -> str | None:
+    """The aggregate a label announces: "mean" ("Mean", "Avg.", "Average") or "sum" ("Sum", "Total").
+
+    None otherwise, and for weighted, geometric or harmonic means and medians, which the parts alone do not give.
+    """
+    if _OTHER_AVERAGE.search(label):
+        return None
+    if MEAN_LABEL.match(label):
+        return "mean"
+    if SUM_LABEL.match(label):
+        return "sum"
+    return None
+
+
+def _dataset_forms(catalogue: Catalogue) -> dict[str, list[DatasetDef]]:
+    """Compact printed form -> the datasets printed that way."""
+    cached = _FORMS.get(id(catalogue))
+    if cached is not None and cached[0] is catalogue:
+        return cached[1]
+    forms: dict[str, list[DatasetDef]] = {}
+    for dataset in catalogue.datasets:
+        for form in catalogue.dataset_forms(dataset):
+            found = forms.setdefault(compact_label(form), [])
+            if dataset not in found:
+                found.append(dataset)
+    _FORMS[id(catalogue)] = (catalogue, forms)
+    return forms
+
+
+def datasets_named(catalogue: Catalogue, label: str) -> list[DatasetDef]:
+    """Every dataset one of whose printed forms is this label (several benchmarks may share a name)."""
+    return list(_dataset_forms(catalogue).get(compact_label(label), [])) if label.strip() else []
+
+
+def find_dataset(catalogue: Catalogue, label: str) -> DatasetDef | None:
+    """The one dataset printed this way, or None when none or several are."""
+    found = datasets_named(catalogue, label)
+    return found[0] if len(found) == 1 else None
+
+
+def row_dataset(inp: AuditInput, view: TableView, row: int) -> DatasetDef | None:
+    """The catalogue dataset a row reports on: from its records, else from its label."""
+    catalogue = inp.catalogue
+    if catalogue is None:
+        return None
+    for col in view.value_cols:
+        record = inp.record_at(view.table, (row, col))
+        if record is not None and record.dataset:
+            found = catalogue.dataset_by_name(record.dataset)
+            if found is not None:
+                return found
+    label = view.row_labels.get(row, "")
+    candidates = [label, label.replace(" / ", " "), *label.split(" / ")[::-1]]
+    for candidate in candidates:
+        found = find_dataset(catalogue, candidate)
+        if found is not None:
+            return found
+    return None
+
+
+def column_key(inp: AuditInput, view: TableView, col: int) -> str:
+    """What a column stands for, comparable across tables: its configuration, else its compact label."""
+    for row in view.body_rows:
+        record = inp.record_at(view.table, (row, col))
+        if record is not None and record.configuration:
+            return f"config:{record.configuration}|{record.metric or ''}"
+    return "label:" + compact_label(view.col_label(col))
+
+
+def model_names(catalogue: Catalogue | None) -> set[str]:
+    """Compact forms of every model and configuration name the catalogue knows."""
+    if catalogue is None:
+        return set()
+    return {compact_label(n) for c in catalogue.configurations for n in (*c.names, c.model)}
+
+
+def model_axis(inp: AuditInput, view: TableView) -> str | None:
+    """Where a table's models are: "col" (one per column) or "row"; None when nothing tells."""
+    key = ("model_axis", id(view))
+    if key not in inp.cache:
+        inp.cache[key] = _records_axis(inp, view) or _catalogue_axis(inp.catalogue, view)
+    return inp.cache[key]  # type: ignore[no-any-return]
+
+
+def _records_axis(inp: AuditInput, view: TableView) -> str | None:
+    """Columns if a row's records name several configurations, rows if a column's do."""
+    by_row: dict[int, set[str]] = {}
+    by_col: dict[int, set[str]] = {}
+    for row, col in view.numbers:
+        record = inp.record_at(view.table, (row, col))
+        name = record.configuration or record.model if record is not None else None
+        if name:
+            by_row.setdefault(row, set()).add(name)
+            by_col.setdefault(col, set()).add(name)
+    varies_in_rows = sum(len(v) > 1 for v in by_row.values())
+    varies_in_cols = sum(len(v) > 1 for v in by_col.values())
+    if varies_in_rows == varies_in_cols:
+        return None
+    return "col" if varies_in_rows > varies_in_cols else "row"
+
+
+def _catalogue_axis(catalogue: Catalogue | None, view: TableView) -> str | None:
+    names = model_names(catalogue)
+    if not names:
+        return None
+    in_cols = sum(any(compact_label(p) in names for p in view.col_paths.get(c, [])) for c in view.value_cols)
+    in_rows = sum(
+        any(compact_label(part) in names for part in view.row_labels.get(r, "").split(" / ")) for r in view.body_rows
+    )
+    if in_cols == in_rows:
+        return None
+    return "col" if in_cols > in_rows else "row"

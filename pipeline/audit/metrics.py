@@ -1,0 +1,143 @@
+"""Which metric a printed cell reports, and whether higher or lower is better.
+
+In order: the record emitted for the cell, the column's header path, the row's stub, the caption (when it
+names exactly one metric); the direction can also come from cue words and arrows ("err.", "↓").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.audit.context import AuditInput
+from pipeline.audit.tableview import Pos, TableView
+from pipeline.catalogue import Catalogue, DatasetDef, MetricDef
+
+_LOWER = re.compile(
+    r"↓|⇓|lower is better|\b(?:err(?:or)?s?|loss|mse|rmse|mae|ece|perplexity|ppl|wer|cer|fid|latency|runtime|drop)\b",
+    re.IGNORECASE,
+)
+_HIGHER = re.compile(
+    r"↑|⇑|higher is better|\b(?:acc(?:uracy)?|f1|auc|auroc|auprc|mcc|pearson|spearman|score|precision|recall|bleu"
+    r"|rouge|em|exact match|hits?|correlation|reward|return)\b|@\d+",
+    re.IGNORECASE,
+)
+
+
+# Labels of differences between scores ("Δ", "Accuracy increase"), which no score range bounds.
+DELTA = re.compile(r"Δ|∆|\b(?:diff\.?|difference|delta|change|gain|improvement|increase|decrease|drop)\b", re.I)
+# Labels naming a quantity other than a score (a size, a cost, a count): the caption's metric is not theirs.
+_QUANTITY = re.compile(
+    r"\b(?:time|seconds?|hours?|memory|mem|mb|gb|params?|parameters|size|speed(?:up)?|throughput|flops|"
+    r"steps?|samples?|tokens?|epochs?|iterations?|batch|lr|learning rate|length|count|number)\b|#",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class CellMetric:
+    name: str  # as printed, or the catalogue name
+    metric: MetricDef | None
+    direction: str | None
+    origin: str  # "record" | "header" | "row" | "caption" | "cue"
+    dataset: DatasetDef | None = None
+
+
+def direction_cue(text: str) -> str | None:
+    """ "higher" / "lower" from arrows and words; arrows win; None when absent or contradictory."""
+    up, down = "↑" in text or "⇑" in text, "↓" in text or "⇓" in text
+    if up or down:
+        return None if up and down else ("higher" if up else "lower")
+    lower, higher = bool(_LOWER.search(text)), bool(_HIGHER.search(text))
+    return "lower" if lower and not higher else ("higher" if higher and not lower else None)
+
+
+_PATTERNS: dict[int, tuple[Catalogue, list[tuple[re.Pattern[str], MetricDef]]]] = {}
+_NAMED: dict[tuple[int, str], list[tuple[str, MetricDef]]] = {}
+
+
+def _alias_patterns(catalogue: Catalogue) -> list[tuple[re.Pattern[str], MetricDef]]:
+    """One word-bounded pattern per printed form, longest first; short all-caps forms match case."""
+    cached = _PATTERNS.get(id(catalogue))
+    if cached is not None and cached[0] is catalogue:
+        return cached[1]
+    for key in [k for k in _NAMED if k[0] == id(catalogue)]:
+        del _NAMED[key]
+    forms = {(alias, metric.id): metric for metric in catalogue.metrics for alias in metric.names if len(alias) >= 2}
+    patterns = []
+    for (alias, _), metric in sorted(forms.items(), key=lambda item: -len(item[0][0])):
+        flags = 0 if len(alias) <= 4 and alias.upper() == alias else re.IGNORECASE
+        patterns.append((re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", flags), metric))
+    _PATTERNS[id(catalogue)] = (catalogue, patterns)
+    return patterns
+
+
+def metrics_named(catalogue: Catalogue, text: str) -> list[tuple[str, MetricDef]]:
+    """Catalogue metrics named anywhere in ``text``, with the words as printed (longest alias first)."""
+    patterns = _alias_patterns(catalogue)
+    key = (id(catalogue), text)
+    if key not in _NAMED:
+        _NAMED[key] = _scan(patterns, text)
+    return _NAMED[key]
+
+
+def _scan(patterns: list[tuple[re.Pattern[str], MetricDef]], text: str) -> list[tuple[str, MetricDef]]:
+    found: dict[str, tuple[str, MetricDef]] = {}
+    taken: list[tuple[int, int]] = []
+    for pattern, metric in patterns:
+        for match in pattern.finditer(text):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            taken.append(match.span())
+            found.setdefault(metric.id, (match.group(0), metric))
+    return list(found.values())
+
+
+def _from_label(catalogue: Catalogue | None, label: str) -> tuple[str, MetricDef] | None:
+    if catalogue is None:
+        return None
+    metric = catalogue.find_metric(label)
+    if metric is not None:
+        return label, metric
+    named = metrics_named(catalogue, label)
+    return named[0] if len(named) == 1 else None
+
+
+def cell_metric(inp: AuditInput, view: TableView, pos: Pos) -> CellMetric | None:
+    """The metric of one value cell, or None when nothing says which (computed once per cell)."""
+    key = ("cell_metric", id(view), pos)
+    if key not in inp.cache:
+        inp.cache[key] = _cell_metric(inp, view, pos)
+    return inp.cache[key]  # type: ignore[no-any-return]
+
+
+def _cell_metric(inp: AuditInput, view: TableView, pos: Pos) -> CellMetric | None:
+    table, catalogue = view.table, inp.catalogue
+    record = inp.record_at(table, pos)
+    if record is not None and record.metric and catalogue is not None and catalogue.has("metric", record.metric):
+        metric = catalogue.metric(record.metric)
+        dataset = catalogue.dataset_by_name(record.dataset) if record.dataset else None
+        return CellMetric(metric.name, metric, record.direction or metric.direction, "record", dataset)
+    row, col = pos
+    header = list(reversed(view.col_paths.get(col, [])))  # the leaf first: it names the cell most closely
+    stub = [view.text(row, c) for c in reversed(range(table.stub_cols))]
+    for origin, labels in (("header", header), ("row", stub)):
+        for label in labels:
+            hit = _from_label(catalogue, label)
+            if hit is not None:
+                return CellMetric(hit[0], hit[1], direction_cue(" ".join(labels)) or hit[1].direction, origin)
+            if _QUANTITY.search(label) or DELTA.search(label):
+                return CellMetric(label, None, direction_cue(label), "cue")  # a size, a cost or a difference
+    for text in (" ".join(header), " ".join(stub)):
+        direction = direction_cue(text)
+        if direction is not None:
+            return CellMetric(text, None, direction, "cue")
+    if catalogue is not None:
+        named = metrics_named(catalogue, table.caption)
+        if len(named) == 1:
+            printed, metric = named[0]
+            after = re.search(rf"{re.escape(printed)}\W+(\w+)", table.caption)  # "Top-1 error": an error rate
+            cue = direction_cue(after.group(1)) if after else None
+            return CellMetric(printed, metric, cue or metric.direction, "caption")
+    direction = direction_cue(table.caption)
+    return CellMetric(table.caption, None, direction, "cue") if direction is not None else None

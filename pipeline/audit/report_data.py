@@ -1,0 +1,166 @@
+"""What both reports show, gathered once: per table the grid, its findings (numbered), its records and the
+reviewers' latest decisions; findings about the whole paper; which checks ran and which were skipped."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.audit.context import record_position, table_key_of
+from pipeline.audit.findings import SEVERITY_ORDER
+from pipeline.audit.reviews import Decision
+from pipeline.model import Finding, Record, Table
+
+_LOCATOR = re.compile(r":(?P<table>[^:]+):r(?P<row>\d+):c(?P<col>\d+)$")
+
+
+@dataclass
+class GridCell:
+    text: str | None  # None: covered by a spanning cell
+    kind: str = "body"
+    bold: bool = False
+    row_span: int = 1
+    col_span: int = 1
+    severity: str | None = None  # the worst finding pointing at the cell
+    numbers: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Numbered:
+    number: int
+    finding: Finding
+
+
+@dataclass
+class RecordRow:
+    record: Record
+    decision: Decision | None = None
+    findings: list[Numbered] = field(default_factory=list)  # the findings the record carries, as numbered
+
+
+@dataclass
+class TableReport:
+    table: Table
+    anchor: str
+    title: str
+    grid: list[list[GridCell]]
+    findings: list[Numbered]
+    records: list[RecordRow]
+    image: bytes | None = None
+
+
+@dataclass
+class CheckStatus:
+    id: str
+    severity: str
+    summary: str
+    status: str  # "ran" | "skipped"
+    reason: str = ""
+    found: int = 0
+
+
+@dataclass
+class Report:
+    source_id: str
+    source_sha256: str
+    counts: dict[str, int]
+    checks: list[CheckStatus]
+    notes: list[str]
+    paper_findings: list[Numbered]
+    tables: list[TableReport]
+    other_records: list[RecordRow]
+
+    @property
+    def all_findings(self) -> list[Numbered]:
+        return [*self.paper_findings, *(n for t in self.tables for n in t.findings)]
+
+
+def locator_position(locator_id: str) -> tuple[str, int, int] | None:
+    match = _LOCATOR.search(locator_id)
+    return (match.group("table"), int(match.group("row")), int(match.group("col"))) if match else None
+
+
+def table_title(table: Table) -> str:
+    return table.label or f"Unlabelled table {table.index + 1} (page {table.page})"
+
+
+def build_report(
+    source_id: str,
+    source_sha256: str,
+    tables: list[Table],
+    findings: list[Finding],
+    records: list[Record],
+    decisions: dict[str, Decision],
+    checks: list[CheckStatus],
+    notes: list[str],
+    images: dict[int, bytes] | None = None,
+) -> Report:
+    keys = {table_key_of(t): t for t in tables}
+    ordered = sorted(findings, key=lambda f: (_table_order(f, tables), SEVERITY_ORDER.get(f.severity, 9), f.id))
+    numbered = [Numbered(i, f) for i, f in enumerate(ordered, 1)]
+    by_id = {n.finding.id: n for n in numbered}
+
+    def row(record: Record) -> RecordRow:
+        return RecordRow(record, decisions.get(record.id), [by_id[i] for i in record.findings if i in by_id])
+
+    paper = [n for n in numbered if n.finding.details.get("table_key") not in keys]
+    sections = []
+    for table in tables:
+        key = table_key_of(table)
+        mine = [n for n in numbered if n.finding.details.get("table_key") == key]
+        rows = [row(r) for r in records if (p := record_position(r)) and p[0] == key]
+        sections.append(
+            TableReport(
+                table,
+                anchor=f"table-{table.index}",
+                title=table_title(table),
+                grid=_grid(table, numbered),
+                findings=mine,
+                records=rows,
+                image=(images or {}).get(table.index),
+            )
+        )
+    placed = {r.record.id for s in sections for r in s.records}
+    others = [row(r) for r in records if r.id not in placed]
+    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+    return Report(source_id, source_sha256, counts, checks, notes, paper, sections, others)
+
+
+def _table_order(finding: Finding, tables: list[Table]) -> int:
+    key = finding.details.get("table_key")
+    return next((i for i, t in enumerate(tables) if table_key_of(t) == key), -1)
+
+
+def _grid(table: Table, numbered: list[Numbered]) -> list[list[GridCell]]:
+    grid = [[GridCell("") for _ in range(table.n_cols)] for _ in range(table.n_rows)]
+    for cell in table.cells:
+        for r in range(cell.row, min(cell.row + cell.row_span, table.n_rows)):
+            for c in range(cell.col, min(cell.col + cell.col_span, table.n_cols)):
+                grid[r][c] = GridCell(None)
+        if cell.row < table.n_rows and cell.col < table.n_cols:
+            grid[cell.row][cell.col] = GridCell(cell.text, cell.kind, cell.bold, cell.row_span, cell.col_span)
+    key = table_key_of(table)
+    for item in numbered:
+        for locator in item.finding.locators:
+            position = locator_position(locator)
+            if position is None or position[0] != key or position[1] >= table.n_rows or position[2] >= table.n_cols:
+                continue
+            target = grid[position[1]][position[2]]
+            if item.number not in target.numbers:
+                target.numbers.append(item.number)
+            rank = SEVERITY_ORDER.get(item.finding.severity, 9)
+            if target.severity is None or rank < SEVERITY_ORDER.get(target.severity, 9):
+                target.severity = item.finding.severity
+    return grid
+
+
+def plain(value: Any) -> str:
+    """Expected / found / tolerance values as one line of text."""
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {plain(v)}" for k, v in value.items() if v not in (None, "", [], {}))
+    if isinstance(value, list):
+        return ", ".join(plain(v) for v in value)
+    return str(value)

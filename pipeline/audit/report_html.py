@@ -1,0 +1,167 @@
+"""audits/<source>/report.html: one self-contained page (inline CSS, images as data URIs, no network).
+
+Per table: the cropped page image with flagged cells outlined, the extracted grid beside it, the findings
+with their locators and computations, the records with reviewers' latest decisions.
+"""
+
+from __future__ import annotations
+
+import base64
+from html import escape
+from importlib import resources
+
+from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, plain
+
+
+def render_html(report: Report) -> str:
+    css = resources.files("pipeline.audit").joinpath("report.css").read_text(encoding="utf-8")
+    body = [_header(report), "<main>"]
+    if report.paper_findings:
+        body.append('<section class="paper"><h2>Whole paper</h2>' + _findings(report.paper_findings) + "</section>")
+    body += [_table(section) for section in report.tables]
+    if report.other_records:
+        body.append('<section class="paper"><h2>Records outside the tables above</h2>')
+        body.append(_records(report.other_records) + "</section>")
+    body.append("</main>")
+    title = escape(f"Audit of {report.source_id}")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{title}</title><style>{css}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
+
+
+def _header(report: Report) -> str:
+    counts = "".join(
+        f'<div class="count {s}"><b>{n}</b>{s}{"s" if n != 1 else ""}</div>' for s, n in report.counts.items()
+    )
+    records = sum(len(t.records) for t in report.tables) + len(report.other_records)
+    counts += f'<div class="count"><b>{len(report.tables)}</b>tables</div>'
+    counts += f'<div class="count"><b>{records}</b>records</div>'
+    rows = "".join(
+        f"<tr><td><code>{escape(c.id)}</code></td><td>{_badge(c.severity)}</td><td>{escape(c.summary)}</td>"
+        f"<td>{'ran' if c.status == 'ran' else 'skipped: ' + escape(c.reason)}</td><td>{c.found}</td></tr>"
+        for c in report.checks
+    )
+    notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
+    toc = "".join(
+        f'<li><a href="#{t.anchor}">{escape(t.title)}</a> — {len(t.findings)} finding(s), {len(t.records)} record(s)'
+        "</li>"
+        for t in report.tables
+    )
+    return (
+        f"<header><h1>Audit of {escape(report.source_id)}</h1>"
+        f'<div class="meta">source SHA-256 <code>{escape(report.source_sha256)}</code></div>'
+        f'<div class="summary">{counts}</div>'
+        '<table class="checks"><tr><th>check</th><th>severity</th><th>what it looks for</th><th>status</th>'
+        f"<th>findings</th></tr>{rows}</table>"
+        + (f"<ul>{notes}</ul>" if notes else "")
+        + (f"<nav><ul>{toc}</ul></nav>" if toc else "")
+        + "</header>"
+    )
+
+
+def _badge(severity: str) -> str:
+    return f'<span class="sev {escape(severity)}">{escape(severity)}</span>'
+
+
+def _table(section: TableReport) -> str:
+    table = section.table
+    if section.image is not None:
+        data = base64.b64encode(section.image).decode("ascii")
+        figure = (
+            f'<figure><img alt="{escape(section.title)} as printed on page {table.page}" src="data:image/png;base64,'
+            f'{data}"><figcaption>As printed (page {table.page}); flagged cells outlined, numbered as the findings'
+            "</figcaption></figure>"
+        )
+    else:
+        figure = '<figure><p class="none">No page image: the table has no position on a page.</p></figure>'
+    grid = (
+        f'<div class="extracted"><p>As extracted ({table.n_rows} × {table.n_cols}; '
+        f"{table.header_rows} header row(s), {table.stub_cols} stub column(s))</p>{_grid(section.grid)}</div>"
+    )
+    findings = _findings(section.findings) if section.findings else '<p class="none">No findings.</p>'
+    records = _records(section.records) if section.records else '<p class="none">No records.</p>'
+    return (
+        f'<section class="table" id="{section.anchor}"><h2>{escape(section.title)} '
+        f'<span class="meta">page {table.page}</span></h2>'
+        f'<p class="caption">{escape(table.caption) or "<i>no caption</i>"}</p>'
+        f'<div class="side">{figure}{grid}</div>'
+        f"<h3>Findings</h3>{findings}<h3>Records</h3>{records}</section>"
+    )
+
+
+def _grid(grid: list[list[GridCell]]) -> str:
+    rows = []
+    for row in grid:
+        cells = []
+        for cell in row:
+            if cell.text is None:
+                continue
+            classes = [cell.kind, "bold" if cell.bold else "", cell.severity or ""]
+            span = (f' rowspan="{cell.row_span}"' if cell.row_span > 1 else "") + (
+                f' colspan="{cell.col_span}"' if cell.col_span > 1 else ""
+            )
+            refs = f'<sup class="refs">{",".join(str(n) for n in cell.numbers)}</sup>' if cell.numbers else ""
+            cells.append(f'<td class="{" ".join(c for c in classes if c)}"{span}>{escape(cell.text)}{refs}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return '<table class="grid">' + "".join(rows) + "</table>"
+
+
+def _findings(items: list[Numbered]) -> str:
+    out = []
+    for item in items:
+        f = item.finding
+        evidence = [
+            f"<li>at {escape(readable)} <code>{escape(locator)}</code></li>"
+            for readable, locator in zip(f.locators_readable, f.locators, strict=False)
+        ]
+        for name, value in (("expected", f.expected), ("found", f.found), ("tolerance", f.tolerance)):
+            if plain(value):
+                evidence.append(f"<li>{name}: {escape(plain(value))}</li>")
+        evidence += [
+            f"<li>r{c['cell'][0]}c{c['cell'][1]}: {escape(c['computation'])}</li>"
+            for c in f.details.get("computations", [])
+        ]
+        if f.record_ids:
+            ids = escape(", ".join(f.record_ids))
+            summary = f"<summary>concerns {len(f.record_ids)} record(s)</summary>"
+            evidence.append(f"<li><details>{summary}<code>{ids}</code></details></li>")
+        out.append(
+            f'<li value="{item.number}" id="finding-{item.number}">{_badge(f.severity)} <code>{escape(f.check)}</code> '
+            f'{escape(f.message)} <span class="meta mono">{escape(f.id)}</span>'
+            f'<ul class="evidence">{"".join(evidence)}</ul></li>'
+        )
+    return '<ol class="findings">' + "".join(out) + "</ol>"
+
+
+def _records(rows: list[RecordRow]) -> str:
+    head = (
+        "<tr><th>record</th><th>at (locator)</th><th>printed</th><th>metric</th><th>dataset</th>"
+        "<th>configuration</th><th>findings (limitations)</th><th>review</th></tr>"
+    )
+    body = []
+    for row in rows:
+        r = row.record
+        review = '<span class="none">none</span>'
+        if row.decision is not None:
+            d = row.decision
+            value = f" → {escape(str(d.value))}" if d.decision == "correct" else ""
+            note = f"<br>{escape(d.note)}" if d.note else ""
+            review = (
+                f'<span class="decision {escape(d.decision)}">{escape(d.decision)}{value}</span> '
+                f"{escape(d.reviewer)} {escape(d.date)}{note}"
+            )
+        limits = (
+            " ".join(
+                f'<a href="#finding-{n.number}">{_badge(n.finding.severity)} {n.number} {escape(n.finding.check)}</a>'
+                for n in row.findings
+            )
+            or '<span class="none">none</span>'
+        )
+        body.append(
+            f"<tr><td><code>{escape(r.id)}</code></td><td>{escape(r.locator_readable)}<br>"
+            f"<code>{escape(r.locator)}</code></td><td>{escape(r.printed)}</td><td>{escape(r.metric or '')}</td>"
+            f"<td>{escape(r.dataset or '')}</td><td>{escape(r.configuration or r.model or '')}</td>"
+            f"<td>{limits}</td><td>{review}</td></tr>"
+        )
+    return '<table class="records">' + head + "".join(body) + "</table>"

@@ -1,0 +1,150 @@
+"""The audit stage end to end: demo paper -> fetch -> extract -> map -> emit -> audit, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pipeline.cli import main
+from pipeline.fixtures import PaperTruth, demo_truth
+from pipeline.store import write_jsonl
+
+SID = "local:demo"
+FOLDER = "local_demo"
+OUTPUTS = ("findings.json", "records.jsonl", "report.html", "report.md")
+
+
+def litaudit(root: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--root", str(root), *args])
+
+
+@pytest.fixture(scope="module")
+def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ws")
+    result = litaudit(root, "run", "--demo", "--json")
+    assert result.exit_code == 1, result.output  # the audit finds the planted problems
+    return root
+
+
+@pytest.fixture
+def copy_root(demo_root: Path, tmp_path: Path) -> Path:
+    """A private copy of the audited demo workspace, for tests that change it."""
+    return Path(shutil.copytree(demo_root, tmp_path / "ws"))
+
+
+def findings(root: Path) -> list[dict]:
+    return json.loads((root / "audits" / FOLDER / "findings.json").read_text())["findings"]
+
+
+def rows_of(finding: dict) -> set[int]:
+    return {int(loc.rsplit(":r", 1)[1].split(":")[0]) for loc in finding["locators"]}
+
+
+@pytest.fixture(scope="module")
+def truth() -> PaperTruth:
+    return demo_truth()
+
+
+def test_every_planted_problem_is_found_at_its_table_and_row(demo_root: Path, truth: PaperTruth) -> None:
+    problems = [f for f in findings(demo_root) if f["severity"] in ("error", "warning")]
+    for planted in truth.planted:
+        hits = [f for f in problems if f["check"] == planted.check and f["table_label"] == planted.table]
+        if planted.row is not None:
+            hits = [f for f in hits if planted.row in rows_of(f)]
+        assert hits, f"not found: {planted}"
+
+
+def test_clean_tables_have_no_error_or_warning(demo_root: Path, truth: PaperTruth) -> None:
+    assert truth.clean_tables
+    on_clean = [f for f in findings(demo_root) if f["table_label"] in truth.clean_tables and f["severity"] != "info"]
+    assert on_clean == []
+
+
+def test_records_carry_their_limitations(demo_root: Path) -> None:
+    extracted = (demo_root / "extracted" / FOLDER / "records.jsonl").read_text().splitlines()
+    audited = [json.loads(line) for line in (demo_root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()]
+    assert len(audited) == len(extracted) > 0
+    by_id = {f["id"]: f for f in findings(demo_root)}
+    [mean] = [r for r in audited if r["locator"].endswith(":Table2:r4:c5")]
+    checks = {by_id[i]["check"] for i in mean["findings"]}
+    assert {"aggregate-row", "error-bars-claimed"} <= checks
+    assert any("0.757 is not the mean" in text for text in mean["limitations"])
+    paper_level = next(f for f in by_id.values() if f["check"] == "error-bars-claimed")
+    assert len(paper_level["record_ids"]) == len(audited)
+    clean = [r for r in audited if ":Table1:" in r["locator"]]
+    assert clean and all(len(r["limitations"]) == 1 for r in clean)  # only the paper-level claim
+
+
+def test_stage_exit_code_and_summary(copy_root: Path) -> None:
+    result = litaudit(copy_root, "audit", SID, "--force", "--json")
+    assert result.exit_code == 1
+    [job] = json.loads(result.stdout)["results"]
+    assert job["summary"]["error"] == 2 and job["summary"]["warning"] >= 7
+    assert job["problems"] == job["summary"]["error"] + job["summary"]["warning"]
+
+
+def test_rerun_gives_identical_bytes(copy_root: Path) -> None:
+    folder = copy_root / "audits" / FOLDER
+    before = {name: (folder / name).read_bytes() for name in OUTPUTS}
+    assert litaudit(copy_root, "audit", SID, "--force").exit_code == 1
+    assert {name: (folder / name).read_bytes() for name in OUTPUTS} == before
+
+
+def test_reviewers_latest_decision_is_shown(copy_root: Path) -> None:
+    records = (copy_root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()
+    record_id = json.loads(records[0])["id"]
+    write_jsonl(
+        copy_root / "audits" / FOLDER / "reviews.jsonl",
+        [
+            {
+                "record_id": record_id,
+                "decision": "reject",
+                "value": None,
+                "note": "first look",
+                "reviewer": "ana",
+                "date": "2026-01-01T00:00:00Z",
+            },
+            {
+                "record_id": record_id,
+                "decision": "correct",
+                "value": 0.921,
+                "note": "typo in PDF",
+                "reviewer": "bo",
+                "date": "2026-01-02T00:00:00Z",
+            },
+        ],
+    )
+    result = litaudit(copy_root, "audit", SID, "--json")  # reviews.jsonl is an input: no --force needed
+    assert result.exit_code == 1 and json.loads(result.stdout)["results"][0]["status"] == "done"
+    html = (copy_root / "audits" / FOLDER / "report.html").read_text()
+    md = (copy_root / "audits" / FOLDER / "report.md").read_text()
+    assert "correct → 0.921" in html and "typo in PDF" in html and "first look" not in html
+    assert "correct → 0.921 (bo, 2026-01-02T00:00:00Z)" in md
+
+
+def test_missing_records_and_catalogue_are_reported(copy_root: Path) -> None:
+    (copy_root / "extracted" / FOLDER / "records.jsonl").unlink()
+    (copy_root / "config" / "catalogue").mkdir(parents=True, exist_ok=True)  # present but empty
+    result = litaudit(copy_root, "audit", SID, "--force", "--json")
+    assert result.exit_code == 1, result.output
+    document = json.loads((copy_root / "audits" / FOLDER / "findings.json").read_text())
+    skipped = {c["id"] for c in document["checks"] if c["status"] == "skipped"}
+    assert skipped == {"undefined-metric", "value-out-of-range", "dataset-reused"}
+    assert any("records.jsonl not found" in note for note in document["audit"]["notes"])
+    md = (copy_root / "audits" / FOLDER / "report.md").read_text()
+    assert "skipped: needs the catalogue" in md and "records.jsonl not found" in md
+    assert (copy_root / "audits" / FOLDER / "records.jsonl").read_text() == ""
+
+
+def test_bad_tables_file_is_a_one_line_error_and_keeps_the_last_audit(copy_root: Path) -> None:
+    folder = copy_root / "audits" / FOLDER
+    before = {name: (folder / name).read_bytes() for name in OUTPUTS}
+    (copy_root / "extracted" / FOLDER / "tables.json").write_text("{not json")
+    result = litaudit(copy_root, "audit", SID, "--force")
+    assert result.exit_code == 2
+    assert "tables.json: not valid JSON" in result.stderr and "Traceback" not in result.output
+    assert {name: (folder / name).read_bytes() for name in OUTPUTS} == before
