@@ -55,10 +55,15 @@ def describe(result: JobResult) -> str:
     return f"{result.stage:<8} {result.source_id:<28} {result.status:<8} {detail}".rstrip()
 
 
-def report_results(results: list[JobResult], as_json: bool, extra: dict[str, Any] | None = None) -> None:
+def report_results(
+    results: list[JobResult], as_json: bool, extra: dict[str, Any] | None = None, footer: list[str] | None = None
+) -> None:
     code = overall_exit(results)
     payload = {"ok": code == 0, "exit_code": code, "results": [r.to_dict() for r in results], **(extra or {})}
-    human = "\n".join(describe(r) for r in results) or "nothing to do: no source fetched yet (litaudit fetch)"
+    human = (
+        "\n".join([describe(r) for r in results] + (footer or []))
+        or "nothing to do: no source fetched yet (litaudit fetch)"
+    )
     emit_result(as_json, payload, human)
     raise SystemExit(code)
 
@@ -159,9 +164,6 @@ def run(
                 fetch_stage.fetch_entry(ws, settings, entry, refresh=False)
         ids = resolve_sources(ws, source_ids)
     results = run_stages(settings, list(STAGES), ids, jobs or settings.jobs, force, not as_json)
-    extra = {"reports": [str(ws.audits_dir(sid) / "report.html") for sid in ids]}
-    if not as_json:
-        for path in extra["reports"]:
-            if Path(path).is_file():
-                log(f"report: {path}")
-    report_results(results, as_json, extra)
+    reports = [str(ws.audits_dir(sid) / "report.html") for sid in ids]
+    footer = [f"report: {path}" for path in reports if Path(path).is_file()]
+    report_results(results, as_json, {"reports": reports}, footer)
