@@ -34,15 +34,20 @@ def resolve_sources(ws: Workspace, source_ids: tuple[str, ...] | list[str]) -> l
 def run_stages(
     settings: Settings, stages: list[Stage], source_ids: list[str], jobs: int, force: bool, show_progress: bool
 ) -> list[JobResult]:
-    """Each stage over every source (sources in parallel), stage after stage."""
+    """Each stage over every source (sources in parallel), stage after stage.
+
+    A source whose stage failed goes no further: its later stages would only fail for want of input.
+    """
     results: list[JobResult] = []
+    failed: set[str] = set()
     for stage in stages:
-        batch = [Job(stage, sid, settings, force) for sid in source_ids]
+        batch = [Job(stage, sid, settings, force) for sid in source_ids if sid not in failed]
         executor = make_executor(jobs, len(batch))
         done = progress(executor.map_unordered(run_job, batch), len(batch), stage.name, show_progress)
         stage_results = sorted(done, key=lambda r: r.source_id)
         for result in stage_results:
             if result.status == "failed":
+                failed.add(result.source_id)
                 log(f"litaudit: {stage.name} {result.source_id}: {result.message}")
         results.extend(stage_results)
     return results

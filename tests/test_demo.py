@@ -25,3 +25,15 @@ def test_run_demo_runs_every_stage_and_resumes(invoke, workspace: Workspace) -> 
     again = invoke("run", "--demo", "--json")
     assert again.exit_code == 1
     assert [r["status"] for r in json_out(again)["results"]] == ["skipped"] * len(STAGES)
+
+
+def test_a_broken_source_stops_at_its_failed_stage_and_the_others_go_on(invoke, workspace: Workspace) -> None:
+    assert invoke("run", "--demo").exit_code == 1
+    broken = workspace.pdf_path("local:demo")
+    broken.write_bytes(b"%PDF-1.4\n% truncated on purpose\n")
+    result = invoke("run", "--json", "--force")
+    assert result.exit_code == 2
+    results = json_out(result)["results"]
+    assert [(r["stage"], r["status"]) for r in results] == [("extract", "failed")]
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("litaudit: extract local:demo: ")
+    assert (workspace.audits_dir("local:demo") / "report.html").is_file()  # what was stored is kept
