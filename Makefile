@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-audit bench-release bench-probe clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-release bench-probe clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,9 @@ bench-tables: $(VENV)/.installed
 
 bench-map: $(VENV)/.installed
 	$(PY) benchmarks/bench_map.py
+
+bench-genbench: $(VENV)/.installed
+	$(PY) benchmarks/bench_genbench.py
 
 bench-audit: $(VENV)/.installed
 	$(PY) benchmarks/bench_audit.py --shared $(SHARED)

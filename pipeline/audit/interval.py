@@ -71,6 +71,14 @@ class PrintedNumber:
         return (self.percent, tail or ("e" if "e" in self.text.lower() else ""))
 
     @property
+    def informative(self) -> bool:
+        """Printed with a non-zero fraction and two significant digits or more ("0.914", "40.3B", "5.95e-6"):
+        a value that agrees with another by chance only rarely."""
+        mantissa = re.sub(r"[^0-9.]", "", self.text.lower().split("e")[0])
+        whole, _, fraction = mantissa.partition(".")
+        return fraction.strip("0") != "" and len((whole + fraction).lstrip("0")) >= 2
+
+    @property
     def decimals(self) -> int:
         """Printed decimal places (for formatting computed values the same way)."""
         digits = re.sub(r"[eE].*$", "", self.text)

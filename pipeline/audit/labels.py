@@ -10,7 +10,12 @@ from pipeline.catalogue import Catalogue, DatasetDef, compact_label
 
 MEAN_LABEL = re.compile(r"^\s*(?:mean|avg\.?|average|averaged|macro[- ]?(?:avg\.?|average))\b", re.IGNORECASE)
 SUM_LABEL = re.compile(r"^\s*(?:sum|total)\b", re.IGNORECASE)
+# "Overall" is a mean of its parts or a figure pooled over them (weighted by their sizes): the parts alone
+# settle it only when the caption calls it a mean.
+POOLED_LABEL = re.compile(r"^\s*(?:overall|all (?:tasks|datasets|benchmarks))\b", re.IGNORECASE)
 _OTHER_AVERAGE = re.compile(r"\b(?:weighted|w\.|geometric|geo\.|harmonic|median|rank)", re.IGNORECASE)
+
+OWN_MARK = re.compile(r"\s*[(\[](?:ours|new|this work)[)\]]\s*$", re.IGNORECASE)  # "Human OCR Ensembl (ours)"
 
 _FORMS: dict[int, tuple[Catalogue, dict[str, list[DatasetDef]]]] = {}
 
@@ -22,11 +27,24 @@ def aggregate_kind(label: str) -> str | None:
     """
     if _OTHER_AVERAGE.search(label):
         return None
-    if MEAN_LABEL.match(label):
+    if MEAN_LABEL.match(label) or POOLED_LABEL.match(label):
         return "mean"
     if SUM_LABEL.match(label):
         return "sum"
     return None
+
+
+def announces_aggregate(label: str) -> bool:
+    """The label says the line summarises others (a mean, sum, median, rank, ...), whether or not the parts give it."""
+    return bool(_OTHER_AVERAGE.search(label) or aggregate_kind(label))
+
+
+def may_be_weighted(label: str, caption: str) -> bool:
+    """An "Overall" line the caption does not call an (unweighted) mean: it may be pooled over its parts."""
+    if not POOLED_LABEL.match(label):
+        return False
+    said = re.search(rf"(?<!\w){re.escape(label.strip())}(?!\w)[^.;]{{0,60}}?\b(?:mean|averag\w*)\b", caption, re.I)
+    return said is None or re.search(r"\bweight", said.group(0), re.I) is not None
 
 
 def _dataset_forms(catalogue: Catalogue) -> dict[str, list[DatasetDef]]:
@@ -66,7 +84,7 @@ def row_dataset(inp: AuditInput, view: TableView, row: int) -> DatasetDef | None
             found = catalogue.dataset_by_name(record.dataset)
             if found is not None:
                 return found
-    label = view.row_labels.get(row, "")
+    label = OWN_MARK.sub("", view.row_labels.get(row, ""))
     candidates = [label, label.replace(" / ", " "), *label.split(" / ")[::-1]]
     for candidate in candidates:
         found = find_dataset(catalogue, candidate)

@@ -208,17 +208,17 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
     styles: dict[int, tuple[str, float, bool]] = {}
     previous: Char | None = None
     count = pdfium_c.FPDFText_CountChars(raw)
-    units = (ctypes.c_ushort * (count + 1))()
-    pdfium_c.FPDFText_GetText(raw, 0, count, units)  # every code unit in one call
     for i in range(count):
-        code = units[i]
-        if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000:  # a low surrogate was read with its high half
-            continue
+        code = pdfium_c.FPDFText_GetUnicode(raw, i)  # per glyph: the bulk text call drops glyphs without unicode
+        if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000 or code > 0x10FFFF:
+            continue  # (a low surrogate was read with its high half)
         if 0xD800 <= code < 0xDC00:
-            low = units[i + 1] if i + 1 < count else 0
+            low = pdfium_c.FPDFText_GetUnicode(raw, i + 1) if i + 1 < count else 0
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) if 0xDC00 <= low < 0xE000 else 0xFFFD
         text = chr(code)
-        if text.isspace() or unicodedata.category(text) in ("Cc", "Cf"):
+        if unicodedata.category(text) == "Cc" and not text.isspace():
+            text = _unmapped_glyph(raw, i)  # a glyph the font gives no unicode for
+        if not text or text.isspace() or unicodedata.category(text) in ("Cc", "Cf"):
             continue
         pdfium_c.FPDFText_GetLooseCharBox(raw, i, loose)
         pdfium_c.FPDFText_GetCharOrigin(raw, i, ox, oy)
@@ -256,6 +256,15 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
             continue  # fake bold: the same glyph drawn again a hair to the side
         previous = ch
         yield ch
+
+
+def _unmapped_glyph(raw: object, i: int) -> str:
+    """A glyph without unicode whose ink is a flat horizontal bar is a minus (or a hyphen); others are
+    left out (their text is unknown)."""
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    pdfium_c.FPDFText_GetCharBox(raw, i, left, right, bottom, top)
+    width, height = right.value - left.value, top.value - bottom.value
+    return "-" if width > 0 and 0 < height <= 0.3 * width else ""
 
 
 def _is_overprint(a: Char, b: Char) -> bool:

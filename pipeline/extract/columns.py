@@ -56,12 +56,12 @@ def cut_at_gutters(lines: list[Line], gutters: list[float]) -> list[Line]:
     for ln in lines:
         parts = [ln]
         for g in gutters:
-            parts = [piece for part in parts for piece in _cut(part, g)]
+            parts = [piece for part in parts for piece in cut_line(part, g)]
         out.extend(parts)
     return sorted(out, key=lambda ln: (ln.baseline, ln.x0))
 
 
-def _cut(ln: Line, gutter: float) -> list[Line]:
+def cut_line(ln: Line, gutter: float) -> list[Line]:
     if any(w.x0 < gutter < w.x1 for w in ln.words):
         return [ln]
     left = [w for w in ln.words if w.x1 <= gutter]

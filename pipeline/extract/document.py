@@ -10,13 +10,14 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from pipeline.extract.assemble import to_table
-from pipeline.extract.captions import caption_label, find_captions, is_figure_caption
+from pipeline.extract.captions import Caption, caption_label, find_captions, is_figure_caption
 from pipeline.extract.chars import open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import link_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
-from pipeline.extract.regions import Region, choose_sides, grow_region, side_scores
+from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
+from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
 from pipeline.extract.values import is_numeric
@@ -98,18 +99,29 @@ def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> lis
     """Each page's table regions, top to bottom; caption sides are settled over the whole document, and
     ruled tables without a caption are added where no captioned table lies."""
     found = [(layout, caption) for layout in layouts for caption in find_captions(layout.column_lines, layout.hrules)]
-    sides = choose_sides([(layout.number, *side_scores(layout, caption)) for layout, caption in found])
+    scores = [side_scores(layout, caption) for layout, caption in found]
+    preferred = choose_sides([(layout.number, *score) for (layout, _), score in zip(found, scores, strict=True)])
     by_page: dict[int, list[Region]] = {layout.number: [] for layout in layouts}
-    for (layout, caption), below in zip(found, sides, strict=True):
-        region = grow_region(layout, caption, settings, below) if below is not None else None
-        if region is not None:
-            by_page[layout.number].append(region)
+    for layout in layouts:
+        mine = [k for k, (page, _) in enumerate(found) if page is layout]
+        options = [_options(layout, found[k][1], scores[k], settings) for k in mine]
+        chosen = settle_page(options, [preferred[k] for k in mine], [scores[k] for k in mine])
+        by_page[layout.number] += [region for region in chosen if region is not None]
     if settings.find_uncaptioned:
         for layout in layouts:
             by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
             by_page[layout.number] += find_whitespace_regions(layout, by_page[layout.number])
             by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or not _by_figure(r, layout)]
     return [(layout, sorted(by_page[layout.number], key=lambda r: (r.top, r.x0))) for layout in layouts]
+
+
+def _options(
+    layout: PageLayout, caption: Caption, scores: tuple[float, float], settings: ExtractionSettings
+) -> dict[bool, Region]:
+    """The table grown on each side of the caption that looks like one."""
+    sides = [below for below, score in zip((True, False), scores, strict=True) if score > 0]
+    grown = {below: grow_region(layout, caption, settings, below) for below in sides}
+    return {below: region for below, region in grown.items() if region is not None}
 
 
 def _by_figure(region: Region, layout: PageLayout) -> bool:
@@ -145,6 +157,6 @@ def plausible(grid: Grid, ruled: bool) -> bool:
     running text in a box (a ruled grid may hold a few long cells)."""
     if grid.n_rows < 2 or grid.n_cols < 2:
         return False
-    covered = sum(p.row_span * p.col_span for p in grid.placed)
+    covered = sum(p.col_span for p in grid.placed)  # a label set beside many rows fills one row's worth
     wordy = sum(len(p.words) > 8 for p in grid.placed)
     return covered >= 0.4 * grid.n_rows * grid.n_cols and wordy <= (0.4 if ruled else 0.1) * len(grid.placed)

@@ -8,6 +8,7 @@ from itertools import pairwise
 
 from pipeline.extract.chars import Rule
 from pipeline.extract.rows import Row
+from pipeline.extract.values import looks_numeric
 from pipeline.extract.words import Line, Word
 
 
@@ -32,13 +33,41 @@ class Placed:
     row_span: int = 1
 
 
+def bridging_segments(rows: list[Row]) -> set[int]:
+    """Ids of segments under which another row holds two numbers (each not much wider than the segment): a
+    value centred across two columns, a body cell spanning several. Lines of one segment (group labels,
+    wrapped text) are left out, and only numbers count as evidence of columns (justified text in a
+    narrow cell breaks into pieces too)."""
+    rows = [r for r in rows if len(r.segments) > 1]
+    numbers = {id(t) for r in rows for t in r.segments if looks_numeric(t.text)}
+    found = set()
+    for r in rows:
+        for s in r.segments:
+            wide = 1.25 * (s.x1 - s.x0)
+            for other in rows:
+                under = [
+                    t
+                    for t in other.segments
+                    if id(t) in numbers and t.x0 < s.x1 - 0.5 and t.x1 > s.x0 + 0.5 and t.x1 - t.x0 <= wide
+                ]
+                if other is not r and len(under) >= 2:
+                    found.add(id(s))
+                    break
+    return found
+
+
 def find_columns(
-    body: list[Row], vrules: list[Rule], min_gap: float, extra: Sequence[tuple[float, float]] = ()
+    body: list[Row],
+    vrules: list[Rule],
+    min_gap: float,
+    extra: Sequence[tuple[float, float]] = (),
+    bridging: set[int] | frozenset[int] = frozenset(),
 ) -> list[Column]:
     """Columns are the x-ranges the body rows' segments cover, cut where no row has ink; a vertical rule
-    through the body always cuts; a valley inside a block that only a few rows bridge cuts too."""
+    through the body always cuts; a valley inside a block that only a few rows bridge cuts too. Segments
+    that bridge columns (``bridging``) do not hide the gap they cross."""
     rows = [r for r in body if len(r.segments) > 1] or body
-    spans = [(s.x0, s.x1) for r in rows for s in r.segments] + list(extra)
+    spans = [(s.x0, s.x1) for r in rows for s in r.segments if id(s) not in bridging] + list(extra)
     if not spans:
         return []
     lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
@@ -96,7 +125,7 @@ def place_segment(segment: Line, columns: list[Column]) -> list[tuple[int, int, 
     spanning where a word itself crosses columns."""
     pieces: list[tuple[int, int, list[Word]]] = []
     for word in segment.words:
-        first, last = _columns_of(word.x0, word.x1, columns)
+        first, last = columns_of(word.x0, word.x1, columns)
         if pieces and pieces[-1][0] <= first <= pieces[-1][0] + pieces[-1][1] - 1:
             start, span, words = pieces[-1]
             pieces[-1] = (start, max(span, last - start + 1), [*words, word])
@@ -108,7 +137,7 @@ def place_segment(segment: Line, columns: list[Column]) -> list[tuple[int, int, 
     return pieces
 
 
-def _columns_of(x0: float, x1: float, columns: list[Column]) -> tuple[int, int]:
+def columns_of(x0: float, x1: float, columns: list[Column]) -> tuple[int, int]:
     """First and last column a box covers substantially (by overlap), or the nearest column."""
     hit = []
     for i, col in enumerate(columns):
@@ -122,5 +151,28 @@ def _columns_of(x0: float, x1: float, columns: list[Column]) -> tuple[int, int]:
     return hit[0], hit[-1]
 
 
+def header_columns(x0: float, x1: float, columns: list[Column]) -> tuple[int, int]:
+    """First and last column whose body text a header's extent overlaps, or the nearest column."""
+    hit = [i for i, col in enumerate(columns) if min(x1, col.x1) - max(x0, col.x0) > 1.0]
+    return (hit[0], hit[-1]) if hit else columns_of(x0, x1, columns)
+
+
 def _distance(x: float, col: Column) -> float:
     return 0.0 if col.x0 <= x <= col.x1 else min(abs(x - col.x0), abs(x - col.x1))
+
+
+def centred_span(p: Placed, columns: list[Column], taken: set[int]) -> tuple[int, int]:
+    """A cell spanning columns, widened over free neighbouring columns while that centres the columns
+    on its text (a centred cell's ink need not reach its outer columns)."""
+    x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
+    first, last = p.col, p.col + p.col_span - 1
+
+    def off(a: int, b: int) -> float:
+        return abs((columns[a].x0 + columns[b].x1) / 2 - (x0 + x1) / 2)
+
+    while True:
+        options = [(off(a, b), a, b) for a, b in ((first - 1, last), (first, last + 1)) if a >= 0 and b < len(columns)]
+        options = [o for o in options if not ({o[1], o[2]} - {first, last}) & taken and o[0] < off(first, last)]
+        if not options:
+            return first, last - first + 1
+        _, first, last = min(options)

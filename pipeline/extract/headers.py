@@ -9,17 +9,18 @@ from pipeline.extract.words import join_words
 
 
 def widen_spanning_headers(
-    placed: list[Placed], header_rows: int, columns: list[Column], rules: list[Rule], size: float
+    placed: list[Placed], header_rows: int, columns: list[Column], rules: list[Rule], size: float, stubs: int
 ) -> None:
     """A header in an upper header row covers the columns its cmidrule covers, or else the columns
-    around it that are nearer to it than to its neighbours, as far as it stays centred over them."""
+    around it that are nearer to it than to its neighbours, as far as it stays centred over them; it
+    names data columns, so it reaches over the ``stubs`` (row-label columns) only where it is printed."""
     for r in range(header_rows - 1):
-        row = sorted((p for p in placed if p.row == r), key=lambda p: p.col)
-        if not row:
-            continue
+        cells = [p for p in placed if p.row == r]
+        full = {c for p in cells if p.row + p.row_span >= header_rows for c in range(p.col, p.col + p.col_span)}
+        row = sorted((p for p in cells if p.row + p.row_span < header_rows), key=lambda p: p.col)
         centers = [_center(p) for p in row]
-        for k, p in enumerate(row):
-            rule = _cmidrule_below(p, rules, size)
+        for k, p in enumerate(row):  # (a label set down to the body names its own column only)
+            rule = _cmidrule_below(p, row, rules, size)
             if rule is not None:
                 cols = [i for i, c in enumerate(columns) if _overlap(c, rule.x0, rule.x1) > 0.5 * (c.x1 - c.x0)]
                 if cols:
@@ -29,8 +30,16 @@ def widen_spanning_headers(
             hi = (centers[k] + centers[k + 1]) / 2 if k + 1 < len(row) else float("inf")
             walls = _walls(p, rules)
             if walls is not None:  # vertical rules on both sides bound the block the header names
-                lo, hi = walls
-            cell = [i for i, c in enumerate(columns) if lo <= c.center <= hi]
+                inside = [i for i, c in enumerate(columns) if walls[0] <= c.center <= walls[1]]
+                if inside:
+                    p.col, p.col_span = inside[0], inside[-1] - inside[0] + 1
+                continue
+            own = range(p.col, p.col + p.col_span)
+            cell = [
+                i
+                for i, c in enumerate(columns)
+                if lo <= c.center <= hi and (i >= stubs or i in own) and (i not in full or i in own)
+            ]
             p.col, p.col_span = _centred_run(cell, p, columns)
 
 
@@ -52,11 +61,16 @@ def _center(p: Placed) -> float:
     return (min(w.x0 for w in p.words) + max(w.x1 for w in p.words)) / 2
 
 
-def _cmidrule_below(p: Placed, rules: list[Rule], size: float) -> Rule | None:
+def _cmidrule_below(p: Placed, row: list[Placed], rules: list[Rule], size: float) -> Rule | None:
+    """A rule right under the header, under no other header of its row (a rule under several groups
+    separates header levels; it does not say which group covers what)."""
     x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
     bottom = max(w.bottom for w in p.words)
+    others = [(min(w.x0 for w in q.words), max(w.x1 for w in q.words)) for q in row if q is not p]
     for rule in rules:
         if not rule.horizontal or not (bottom - 0.3 * size <= rule.y <= bottom + 0.9 * size):
+            continue
+        if any(rule.x0 < b and a < rule.x1 for a, b in others):
             continue
         if rule.x0 <= x0 + 2 and rule.x1 >= x1 - 2 and rule.x1 - rule.x0 < 6 * (x1 - x0) + 40:
             return rule

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pipeline.extract.chars import PageContent, Rule
 from pipeline.extract.columns import cut_at_gutters, find_gutters
+from pipeline.extract.minipages import Band, cut_at_bands, find_bands
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line, Word, build_words, group_lines, split_line
 
@@ -23,6 +24,7 @@ class PageLayout:
     text_x1: float
     body_top: float  # running heads and page numbers lie outside [body_top, body_bottom]
     body_bottom: float
+    bands: list[Band] = field(default_factory=list)  # local gutters between captions set side by side
 
     @property
     def number(self) -> int:
@@ -48,17 +50,20 @@ def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayo
     text_x0 = min((ln.x0 for ln in long_lines), default=0.0)
     text_x1 = max((ln.x1 for ln in long_lines), default=content.width)
     body_top, body_bottom = body_bounds(content)
+    column_lines = cut_at_gutters(lines, gutters)
+    bands = find_bands(column_lines, body_size)
     return PageLayout(
         content,
         words,
         lines,
-        cut_at_gutters(lines, gutters),
+        cut_at_bands(column_lines, bands),
         gutters,
         body_size,
         text_x0,
         text_x1,
         body_top,
         body_bottom,
+        bands,
     )
 
 

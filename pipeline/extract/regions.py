@@ -40,8 +40,13 @@ def _bottom(item: Item) -> float:
 
 
 def caption_span(layout: PageLayout, caption: Caption) -> tuple[float, float]:
-    """The column the caption sits in, or the page's text width when it spans a gutter."""
-    return column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    """The column the caption sits in, or the page's text width when it spans a gutter; beside another
+    caption, its side of the band between them."""
+    x0, x1 = column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    for band in layout.bands:
+        if band.splits(caption.top, caption.top) and x0 < band.x < x1:
+            x0, x1 = (x0, band.x) if caption.x1 <= band.x else (band.x, x1)
+    return x0, x1
 
 
 def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
@@ -105,34 +110,6 @@ def side_scores(layout: PageLayout, caption: Caption) -> tuple[float, float]:
     below = _side_score(_side_items(layout, caption, span, True), caption, width, layout, True)
     above = _side_score(_side_items(layout, caption, span, False), caption, width, layout, False)
     return below, above
-
-
-def choose_sides(scores: list[tuple[int, float, float]], margin: float = 2.5) -> list[bool | None]:
-    """Below (True), above (False) or no table (None) for each (page, below score, above score).
-
-    Papers set their captions on one side (supplements sometimes on the other): a caption with a
-    table on one side only votes, and a caption with table-like material on both sides follows the
-    votes of the nearest pages unless one side clearly wins.
-    """
-    votes = [(page, b > 0) for page, b, a in scores if (b > 0) != (a > 0)]
-    sides: list[bool | None] = []
-    for page, below, above in scores:
-        if below <= 0 and above <= 0:
-            sides.append(None)
-        elif below > 0 and above > 0 and abs(below - above) < margin:
-            sides.append(_nearest_vote(votes, page, True))  # style guides mostly set the caption above
-        else:
-            sides.append(below >= above)
-    return sides
-
-
-def _nearest_vote(votes: list[tuple[int, bool]], page: int, default: bool) -> bool:
-    if not votes:
-        return default
-    nearest = min(abs(p - page) for p, _ in votes)
-    near = [v for p, v in votes if abs(p - page) <= nearest + 1]
-    below = sum(near)
-    return default if below * 2 == len(near) else below * 2 > len(near)
 
 
 def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettings, below: bool) -> Region | None:

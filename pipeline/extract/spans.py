@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import pairwise
 from statistics import median
 
+from pipeline.extract.chars import Rule
 from pipeline.extract.grid import Column, Placed, place_segment
 from pipeline.extract.rows import Row
 from pipeline.extract.words import Line, Word
@@ -15,8 +16,10 @@ def row_baselines(rows: list[Row]) -> list[float]:
     return [median(w.baseline for w in r.words if w.size >= 0.85 * r.size) for r in rows]
 
 
-def between_rows(rows: list[Row]) -> set[int]:
-    """Rows set half-way between their neighbours: both gaps well below the usual row pitch."""
+def between_rows(rows: list[Row], placed: list[Placed], header_rows: int) -> set[int]:
+    """Rows set half-way between their neighbours: both gaps well below the usual row pitch, or, in the
+    header, below it where the row's cells stand where both neighbours are empty (a label centred over
+    two header lines)."""
     base = row_baselines(rows)
     steps = [b - a for a, b in pairwise(base)]
     if len(steps) < 2:
@@ -25,19 +28,33 @@ def between_rows(rows: list[Row]) -> set[int]:
     found = set()
     for i in range(1, len(rows) - 1):
         up, down = base[i] - base[i - 1], base[i + 1] - base[i]
-        if up < 0.7 * pitch and down < 0.7 * pitch and abs(up - down) < 0.35 * pitch:
+        if abs(up - down) >= 0.35 * pitch or max(up, down) >= 0.9 * pitch:
+            continue
+        if max(up, down) < 0.7 * pitch or (i < header_rows and _free_around(placed, i)):
             found.add(i)
     return found
 
 
+def _free_around(placed: list[Placed], row: int) -> bool:
+    own = [p for p in placed if p.row == row]
+    near = [p for p in placed if p.row in (row - 1, row + 1)]
+    return bool(own) and not any(p.col < q.col + q.col_span and q.col < p.col + p.col_span for p in own for q in near)
+
+
 def settle_row_spans(
-    placed: list[Placed], rows: list[Row], header_rows: int, rotated: list[Word], columns: list[Column]
+    placed: list[Placed],
+    rows: list[Row],
+    header_rows: int,
+    rotated: list[Word],
+    columns: list[Column],
+    hrules: list[Rule],
 ) -> tuple[list[Placed], list[Row], int]:
-    """Move labels of between-rows, rotated labels and centred stubs onto the block of rows they name.
+    """Move labels of between-rows, rotated labels and centred stubs onto the block of rows they name; a
+    horizontal rule across the label's column bounds the block.
 
     Returns the new cells, the rows that remain, and the new number of header rows.
     """
-    floating_rows = between_rows(rows)
+    floating_rows = between_rows(rows, placed, header_rows)
     base = row_baselines(rows)
     floating = [(p, base[p.row]) for p in placed if p.row in floating_rows]
     for word in rotated:
@@ -50,9 +67,10 @@ def settle_row_spans(
     for p in cells:
         p.row = index[p.row]
     kept_base = [base[i] for i in kept_rows]
-    cells += _centred_stubs(cells, kept_base, new_header)
+    fences = [[r.y for r in hrules if r.x0 < c.x1 and r.x1 > c.x0] for c in columns]
+    cells += _centred_stubs(cells, kept_base, new_header, fences[0])
     for p, y in floating:
-        _land(p, y, cells, kept_base, new_header)
+        _land(p, y, cells, kept_base, new_header, fences[p.col])
         cells.append(p)
     return cells, [rows[i] for i in kept_rows], new_header
 
@@ -61,12 +79,18 @@ def _occupied(cells: list[Placed], col: int) -> set[int]:
     return {r for p in cells if p.col <= col < p.col + p.col_span for r in range(p.row, p.row + p.row_span)}
 
 
-def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_rows: int) -> None:
-    """Give a floating label the block of rows empty in its column around ``y``, if it sits centred on it."""
+def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> None:
+    """Give a floating label the block of rows empty in its column around ``y``, between the rules
+    (``fences``) above and below it, if it sits centred on it."""
     nearest = min(range(len(base)), key=lambda i: abs(base[i] - y))
     busy = _occupied(cells, p.col)
     in_header = nearest < header_rows
     lo_limit, hi_limit = (0, header_rows - 1) if in_header else (header_rows, len(base) - 1)
+    top = max((f for f in fences if f < y), default=float("-inf"))
+    bottom = min((f for f in fences if f > y), default=float("inf"))
+    inside = [i for i in range(lo_limit, hi_limit + 1) if top < base[i] < bottom]
+    if inside:
+        lo_limit, hi_limit = inside[0], inside[-1]
     above = max((i for i in range(len(base)) if base[i] <= y), default=nearest)
     below = min((i for i in range(len(base)) if base[i] >= y), default=nearest)
     lo, hi = above, below
@@ -94,7 +118,7 @@ def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, i
     return lo, hi
 
 
-def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int) -> list[Placed]:
+def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> list[Placed]:
     """Stub labels with empty stubs right above and below them, landed on the block they sit centred on."""
     busy = _occupied(cells, 0)
     lifted = [
@@ -110,5 +134,5 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int) -> 
     for p in lifted:
         cells.remove(p)
     for p in lifted:
-        _land(p, base[p.row], cells, base, header_rows)
+        _land(p, base[p.row], cells, base, header_rows, fences)
     return lifted

@@ -5,13 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.extract.chars import Rule
-from pipeline.extract.grid import Column, Placed, find_columns, place_segment
+from pipeline.extract.grid import (
+    Column,
+    Placed,
+    bridging_segments,
+    centred_span,
+    find_columns,
+    header_columns,
+    place_segment,
+)
 from pipeline.extract.headers import widen_spanning_headers
 from pipeline.extract.rows import Row, build_rows, count_header_rows, segment_is_numeric
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.spans import settle_row_spans
 from pipeline.extract.words import Word, join_words
-from pipeline.extract.wrapping import join_header_lines, merge_body_lines
+from pipeline.extract.wrapping import join_header_lines, merge_body_lines, numeric_columns
 
 
 @dataclass
@@ -52,32 +60,48 @@ def build_grid(
     size = sorted(r.size for r in body)[len(body) // 2]
     vrules = [r for r in rules if not r.horizontal and _crosses_body(r, body)]
     rotated = [w for w in words if not w.upright]
-    columns = find_columns(body, vrules, settings.column_gap * size, [(w.x0, w.x1) for w in rotated])
+    bridging = bridging_segments(body)
+    columns = find_columns(body, vrules, settings.column_gap * size, [(w.x0, w.x1) for w in rotated], bridging)
     if not columns:
         return None
-    placed = _merge_collisions([p for i, row in enumerate(rows) for p in _place_row(i, row, i < header_rows, columns)])
-    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns)
+    placed = _merge_collisions(
+        [p for i, row in enumerate(rows) for p in _place_row(i, row, i < header_rows, columns, bridging)]
+    )
+    hrules = [r for r in rules if r.horizontal]
+    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
-    widen_spanning_headers(placed, header_rows, columns, rules, size)
+    numeric = numeric_columns(placed, header_rows, len(columns))
+    stubs = next((c for c in range(len(columns)) if c in numeric), 0)
+    widen_spanning_headers(placed, header_rows, columns, rules, size, stubs)
     placed = _merge_collisions(placed)
     n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
     return Grid(placed, n_rows, len(columns), header_rows, group_rows)
 
 
-def _place_row(i: int, row: Row, header: bool, columns: list[Column]) -> list[Placed]:
-    """A header segment stays whole (spanning the columns it covers); so does a body line of one
-    stretch of words (a group label or a wrapped line); other body segments split at column edges."""
+def _place_row(i: int, row: Row, header: bool, columns: list[Column], bridging: set[int]) -> list[Placed]:
+    """A header segment stays whole, spanning the columns its extent covers (a word hanging over a gap
+    is no evidence of a column); so does a body line of one stretch of words (a group label or a
+    wrapped line), and a body segment that bridges columns (it spans them); other body segments split
+    at column edges."""
     out = []
-    whole = header or (len(row.segments) == 1 and not segment_is_numeric(row.segments[0]))
+    whole = len(row.segments) == 1 and not segment_is_numeric(row.segments[0])
     for segment in row.segments:
+        if header:
+            first, last = header_columns(segment.x0, segment.x1, columns)
+            out.append(Placed(i, first, list(segment.words), col_span=last - first + 1))
+            continue
         pieces = place_segment(segment, columns)
-        if whole and len(pieces) > 1:
+        spans = id(segment) in bridging
+        if (whole or spans) and len(pieces) > 1:
             first = min(p[0] for p in pieces)
             last = max(p[0] + p[1] - 1 for p in pieces)
-            span = (last - first + 1) if header else 1
-            pieces = [(first, span, list(segment.words))]
+            pieces = [(first, (last - first + 1) if spans else 1, list(segment.words))]
         out.extend(Placed(i, col, seg_words, col_span=span) for col, span, seg_words in pieces)
+    for p in out:
+        if not header and p.col_span > 1:
+            taken = {c for q in out if q is not p for c in range(q.col, q.col + q.col_span)}
+            p.col, p.col_span = centred_span(p, columns, taken)
     return out
 
 

@@ -28,18 +28,23 @@ def _drop_row(placed: list[Placed], r: int) -> None:
 
 def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
     """Header lines that continue the line above cell for cell ('Ours-JFT' over '(ViT-H/14)') are one
-    header row; a line of quantities under names ('(252M)') stays a row of its own.
+    header row, with the labels set centred across both lines; a line of quantities under names
+    ('(252M)') stays a row of its own.
 
     Returns the new number of header rows and the remaining rows."""
     r = 0
     while r < header_rows - 1:
         upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
-        simple = all(p.col_span == 1 and p.row_span == 1 for p in [*upper.values(), *lower.values()])
+        centred = [p for p in upper.values() if p.row_span == 2 and p.col_span == 1]  # set across both lines
+        cells = [p for p in [*upper.values(), *lower.values()] if p not in centred]
+        simple = all(p.col_span == 1 and p.row_span == 1 for p in cells)
         quantities = all(_QUANTITY.match(join_words(p.words)) for p in lower.values())
-        if lower and simple and set(lower) <= set(upper) and not quantities:
+        if lower and simple and set(lower) <= set(upper) - {p.col for p in centred} and not quantities:
             for col, p in lower.items():
                 upper[col].words.extend(p.words)
                 placed.remove(p)
+            for p in centred:
+                p.row_span = 1
             _drop_row(placed, r + 1)
             rows = rows[: r + 1] + rows[r + 2 :]
             header_rows -= 1

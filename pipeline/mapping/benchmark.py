@@ -12,6 +12,7 @@ from pipeline.mapping.model import Alternative, Link
 
 CAPTION_BONUS = 5.0  # per label: a benchmark the caption names wins a near tie
 MODEL_WEIGHT = 0.5  # a model label counts half as much as a dataset label
+SAME_DATA_WEIGHT = 0.9  # a label naming another benchmark's copy of a dataset: the model labels decide
 
 
 def benchmarks_in(linker: Linker, text: str) -> list[str]:
@@ -20,11 +21,22 @@ def benchmarks_in(linker: Linker, text: str) -> list[str]:
     return list(dict.fromkeys(b for name, b in linker.benchmark_by_name.items() if f" {name} " in padded))
 
 
-def _best_per_benchmark(scored: Sequence[Scored], extra: Sequence[str] = ()) -> dict[str, float]:
-    best: dict[str, float] = {}
+def _best_per_benchmark(
+    scored: Sequence[Scored], extra: Sequence[str] = (), linker: Linker | None = None, named: Sequence[str] = ()
+) -> dict[str, float]:
+    """The best score per benchmark. With ``linker``, a dataset also counts (a little less) for the benchmarks
+    holding the same data under another name, unless the caption names the dataset's own benchmark
+    (``named``): "MCC on GUE" with GUE's names is GUE, whatever other columns the table has."""
+    best: dict[str, float] = defaultdict(float)
     for s in scored:
-        if s.score >= THRESHOLD:
-            best.setdefault(s.candidate.benchmark, s.score)
+        if s.score < THRESHOLD:
+            continue
+        best[s.candidate.benchmark] = max(best[s.candidate.benchmark], s.score)
+        if linker is None or s.candidate.benchmark in named:
+            continue
+        for other in linker.same_data.get(s.candidate.id, ()):
+            benchmark = linker.catalogue.dataset(other).benchmark
+            best[benchmark] = max(best[benchmark], SAME_DATA_WEIGHT * s.score)
     for benchmark in extra:
         best[benchmark] = 100.0
     return best
@@ -43,9 +55,10 @@ def choose_benchmark(
     weights: dict[str, float] = defaultdict(float)
     hits: dict[str, int] = defaultdict(int)
     model_hits: dict[str, int] = defaultdict(int)
+    named = benchmarks_in(linker, caption)
     for path in dataset_paths:
         ranked = linker.rank_datasets(path.names, context) if path.names else []
-        for benchmark, score in _best_per_benchmark(ranked, path.benchmarks).items():
+        for benchmark, score in _best_per_benchmark(ranked, path.benchmarks, linker, named).items():
             weights[benchmark] += score
             hits[benchmark] += 1
     for path in model_paths:
@@ -53,7 +66,6 @@ def choose_benchmark(
         for benchmark, score in _best_per_benchmark(ranked).items():
             weights[benchmark] += MODEL_WEIGHT * score
             model_hits[benchmark] += 1
-    named = benchmarks_in(linker, caption)
     n = max(len(dataset_paths), 1)
     for benchmark in named:
         weights[benchmark] += CAPTION_BONUS * n

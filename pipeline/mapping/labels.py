@@ -13,6 +13,7 @@ from pipeline.mapping.model import Alternative
 
 THRESHOLD = 90.0  # lowest score accepted as a link
 NUMBER_MISMATCH_CAP = 60.0  # "TF 0" is not "TF 1", however alike the strings look
+PART_MISMATCH_CAP = 60.0  # "Promoter Detection" (the task) is not "Promoter Detection all" (one of its datasets)
 ALTERNATIVES = 3
 
 _NUMBER = re.compile(r"\d+")
@@ -24,6 +25,7 @@ class Candidate:
     name: str
     benchmark: str
     forms: tuple[str, ...]  # every printed form that names it
+    part: tuple[str, ...] = ()  # the words of a dataset's part ("all"): a fuzzy match must print them
 
 
 @dataclass(frozen=True)
@@ -32,14 +34,26 @@ class Scored:
     score: float
     form: str  # the candidate's form that matched best
     query: str  # the variant of the printed label that matched
+    via: str = ""  # the entry of another benchmark whose form matched: the same data (see mapping.equivalents)
 
     @property
     def exact(self) -> bool:
         return self.score >= 100.0
 
 
-def dataset_candidates(catalogue: Catalogue) -> list[Candidate]:
-    return [Candidate(d.id, d.name, d.benchmark, catalogue.dataset_forms(d)) for d in catalogue.datasets]
+def dataset_candidates(catalogue: Catalogue, extra: dict[str, tuple[str, ...]] | None = None) -> list[Candidate]:
+    """Every dataset with its printed forms; ``extra``: more forms by dataset id (another benchmark's names)."""
+    extra = extra or {}
+    return [
+        Candidate(
+            d.id,
+            d.name,
+            d.benchmark,
+            (*catalogue.dataset_forms(d), *extra.get(d.id, ())),
+            tuple(normalize_label(d.part or "").split()),
+        )
+        for d in catalogue.datasets
+    ]
 
 
 def configuration_candidates(catalogue: Catalogue) -> list[Candidate]:
@@ -107,9 +121,13 @@ class LabelMatcher:
         found = process.extract(
             normalize_label(query), self._forms, scorer=fuzz.token_sort_ratio, limit=None, score_cutoff=50
         )
+        words = set(normalize_label(query).split())
         for _, _, position in found:
             index, form = self._owner[position], self._original[position]
             score = label_score(query, form)
+            part = set(self.candidates[index].part)
+            if score < 100.0 and part <= set(self._forms[position].split()) and not part <= words:
+                score = min(score, PART_MISMATCH_CAP)
             if score > scores.get(index, (-1.0, ""))[0]:
                 scores[index] = (score, form)
         return scores
@@ -134,4 +152,9 @@ def alternatives(ranked: Sequence[Scored], chosen: Scored | None) -> list[Altern
 
 def describe_match(scored: Scored, kind: str, where: str) -> str:
     how = "equal ignoring case and punctuation" if scored.exact else f"rapidfuzz token-sort score {scored.score:g}"
+    if scored.via:
+        return (
+            f"{where} '{scored.query}' matches '{scored.form}' of {kind} '{scored.via}' ({how}), the same data as "
+            f"'{scored.candidate.name}' (also_published_in)"
+        )
     return f"{where} '{scored.query}' matches '{scored.form}' of {kind} '{scored.candidate.name}' ({how})"

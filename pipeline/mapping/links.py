@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from pipeline.catalogue import Catalogue, MetricDef, QuantityDef, compact_label, normalize_label
+from pipeline.mapping.equivalents import same_data, task_names_elsewhere
 from pipeline.mapping.labels import (
     THRESHOLD,
     LabelMatcher,
@@ -95,7 +96,9 @@ class Linker:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
-        self.datasets = LabelMatcher(dataset_candidates(catalogue))
+        self.same_data = same_data(catalogue)
+        self.datasets = LabelMatcher(dataset_candidates(catalogue, task_names_elsewhere(catalogue, self.same_data)))
+        self._dataset_candidates = {c.id: c for c in self.datasets.candidates}
         self.configurations = LabelMatcher(configuration_candidates(catalogue))
         self.metrics = metric_finder(catalogue)
         self.quantities = quantity_finder(catalogue)
@@ -165,7 +168,7 @@ class Linker:
         if not path.names:
             return no_link("dataset", label, where, f"the {where} label names no dataset once metric names are removed")
         prefer = set(path.benchmarks) or ({benchmark} if benchmark else set())
-        ranked = self.rank_datasets(path.names, context)
+        ranked = self._with_copies(self.rank_datasets(path.names, context), prefer)
         pick = _pick(ranked, prefer)
         word = path.aggregate_word
         if word and (pick.chosen is None or not pick.chosen.exact):
@@ -188,6 +191,19 @@ class Linker:
             if named:
                 link.reason += f"; the task '{named[0]}' is named in the caption"
         return link
+
+    def _with_copies(self, ranked: Sequence[Scored], prefer: set[str]) -> list[Scored]:
+        """The ranking plus, for an entry of another benchmark, its copy in a preferred benchmark at the same
+        score ("Promoter Detection all" names GUE's prom_300_all, which is GenBench's dataset all)."""
+        best = {s.candidate.id: s for s in ranked}
+        for scored in ranked if prefer else ():
+            if scored.candidate.benchmark in prefer:
+                continue
+            for copy in self.same_data.get(scored.candidate.id, ()):
+                candidate = self._dataset_candidates[copy]
+                if candidate.benchmark in prefer and (copy not in best or best[copy].score < scored.score):
+                    best[copy] = Scored(candidate, scored.score, scored.form, scored.query, scored.candidate.name)
+        return sorted(best.values(), key=lambda s: -s.score)
 
     def dataset_in_caption(self, caption: str, benchmark: str | None) -> Link | None:
         """The dataset a caption names, for tables whose labels name only models and metrics."""

@@ -19,6 +19,12 @@ def has_percent(text: str) -> bool:
     return bool(_PERCENT.search(text))
 
 
+def percent_mark(text: str) -> str | None:
+    """The words that say so ("%", "percent"), as printed; None when there are none."""
+    found = _PERCENT.search(text)
+    return found.group(0) if found else None
+
+
 class TermFinder(Generic[T]):
     """Whole-word search for many aliases at once, over normalized text; the longest alias wins."""
 

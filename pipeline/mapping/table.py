@@ -10,7 +10,7 @@ from pipeline.mapping.aggregates import aggregation_note, table_name
 from pipeline.mapping.benchmark import choose_benchmark
 from pipeline.mapping.links import LabelPath, Linker, manual_link
 from pipeline.mapping.metric_link import link_metric
-from pipeline.mapping.metrics import has_percent
+from pipeline.mapping.metrics import percent_mark
 from pipeline.mapping.model import MODELS_IN_COLUMNS, CatalogueFacts, CellMapping, Link, TableMapping, UnmappedCell
 from pipeline.mapping.orientation import AxisEvidence, decide_orientation
 from pipeline.mapping.overrides import SourcePins, TablePins
@@ -228,13 +228,13 @@ class TableMapper:
             if path.percent:
                 return True, f"'%' in the label '{' '.join(path.printed)}'"
         share = percent_share(values, metric, bounds)
-        printed = [
-            where
+        marks = [
+            (where, percent_mark(text))
             for where, text in (("caption", self.table.caption), ("table corner", self.corner))
-            if has_percent(text)
         ]
+        printed = [(where, mark) for where, mark in marks if mark]
         if share >= INFER_SHARE or (printed and share > CAPTION_SHARE):
             count = round(share * len(values))
             why = f"{count} of {len(values)} {metric.name} values in this table lie between {bounds[1]:g} and 100"
-            return True, why + "".join(f"; the {where} prints '%'" for where in printed)
+            return True, why + "".join(f"; the {where} prints '{mark}'" for where, mark in printed)
         return False, ""

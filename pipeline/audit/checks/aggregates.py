@@ -1,22 +1,33 @@
 """aggregate-row: rows and columns that are the mean (or sum) of other cells, checked within rounding.
 
-Labelled aggregates ("Mean", "Avg.", "Total") are recomputed from their parts: the rows of their group
-(or the rows above), the columns under the same header group (or every other value column). A printed
-aggregate whose interval does not meet the computed interval is provably wrong: an error. Across tables,
-a task-level row is compared with the mean of its dataset rows; there the relation is not labelled, so it
-is only taken as meant when most columns agree, and the columns that disagree are warnings.
+Labelled aggregates ("Mean", "Avg.", "Overall", "Total") are recomputed from their parts: the rows of their
+group (or the rows above; below, for an aggregate printed first), the columns under the same header group (or
+every other value column). A printed aggregate whose interval does not meet the computed interval is provably
+wrong: an error. An "Overall" the caption does not call a mean, and that is not the mean in most of its cells,
+may be pooled over its parts: a value within their range (or a gap between pooled scores) is a note, one
+outside it a warning. Across tables, a task-level
+row is compared with the mean of its dataset rows; there the relation is not labelled, so it is only taken as
+meant when most columns agree, and the columns that disagree are warnings.
+A line that is the mean of its block under a label that does not say so is a warning (see ``unlabelled``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.unlabelled import unlabelled_means
+from pipeline.audit.checks.verdicts import (
+    Verdict,
+    aggregate_verdict,
+    consistent_issue,
+    homogeneous,
+    inconsistent_issue,
+)
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, PrintedNumber, fmt_number, interval_mean, interval_sum
-from pipeline.audit.labels import aggregate_kind, column_key, row_dataset
-from pipeline.audit.tableview import Pos, TableView
+from pipeline.audit.labels import aggregate_kind, column_key, may_be_weighted, row_dataset
+from pipeline.audit.metrics import DELTA
+from pipeline.audit.tableview import TableView
 
 
 @dataclass
@@ -29,6 +40,7 @@ class Aggregate:
     label: str
     candidates: list[list[int]]  # part sets the layout allows, most likely first
     guessed: bool = False  # only a parent header says "Average": its parts may lie outside the table
+    weighted_ok: bool = False  # "Overall" not called a mean: a value within the parts' range may be pooled
     parts: list[int] = field(default_factory=list)  # the candidate chosen by :func:`choose_parts`
 
     @property
@@ -37,22 +49,13 @@ class Aggregate:
         return not self.guessed and len(self.candidates) == 1
 
 
-@dataclass
-class Verdict:
-    pos: Pos
-    printed: PrintedNumber
-    parts: list[Pos]
-    computed: Interval
-    consistent: bool
-    computation: str
-
-
 def check_aggregates(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for view in inp.views:
         for aggregate in labelled_aggregates(view):
             issues.extend(_judge_labelled(view, aggregate))
     issues.extend(_task_level_rows(inp))
+    issues.extend(unlabelled_means(inp))
     return issues
 
 
@@ -71,11 +74,26 @@ def _aggregate_rows(view: TableView) -> list[Aggregate]:
     found = []
     for row, kind in sorted(rows.items()):
         previous = max([r for r in rows if r < row], default=view.table.header_rows - 1)
-        above = [r for r in view.body_rows if r < row and r not in rows]
+        following = min([r for r in rows if r > row], default=view.table.n_rows)
+        label = _stub_text(view, row)
+        parts = [r for r in view.body_rows if r not in rows and _same_stub(view, row, r, label)]
+        above, below = [r for r in parts if r < row], [r for r in parts if r > row]
         group = [r for r in above if view.row_groups.get(r) == view.row_groups.get(row)]
+        group_below = [r for r in below if view.row_groups.get(r) == view.row_groups.get(row)]
         candidates = [group, [r for r in above if r > previous], above]
-        found.append(Aggregate("row", row, kind, _stub_text(view, row), candidates))
+        if not above:  # an aggregate printed above its parts
+            candidates += [group_below, [r for r in below if r < following], parts]
+        found.append(Aggregate("row", row, kind, label, candidates, weighted_ok=_weighted_ok(view, label)))
     return found
+
+
+def _same_stub(view: TableView, row: int, other: int, label: str) -> bool:
+    """``other`` repeats the aggregate row's other stub labels ("AUROC" of "AUROC | Overall"): a part of it."""
+    for col in range(view.table.stub_cols):
+        text = view.text(row, col).strip()
+        if text and text != label and view.text(other, col).strip() != text:
+            return False
+    return True
 
 
 def _aggregate_cols(view: TableView) -> list[Aggregate]:
@@ -87,9 +105,9 @@ def _aggregate_cols(view: TableView) -> list[Aggregate]:
         group = view.col_groups.get(col)
         siblings = [c for c in before if group is not None and view.col_groups.get(c) == group]
         others = [c for c in view.value_cols if c not in cols]
-        found.append(
-            Aggregate("col", col, kind, view.col_label(col), [siblings, [c for c in before if c > previous], others])
-        )
+        candidates = [siblings, [c for c in before if c > previous], others]
+        weighted_ok = _weighted_ok(view, view.leaf(col))
+        found.append(Aggregate("col", col, kind, view.col_label(col), candidates, weighted_ok=weighted_ok))
     for col in view.value_cols:
         group = view.col_groups.get(col)
         kind = aggregate_kind(view.text(*group)) if group is not None else None
@@ -98,6 +116,10 @@ def _aggregate_cols(view: TableView) -> list[Aggregate]:
         parts = [c for c in view.value_cols if view.col_groups.get(c) != group and c not in cols]
         found.append(Aggregate("col", col, kind, view.col_label(col), [parts], guessed=True))
     return found
+
+
+def _weighted_ok(view: TableView, label: str) -> bool:
+    return may_be_weighted(label, view.table.caption)
 
 
 def choose_parts(view: TableView, aggregate: Aggregate) -> None:
@@ -127,33 +149,8 @@ def evaluate(view: TableView, aggregate: Aggregate) -> list[Verdict]:
         values = [view.numbers.get(p) for p in part_pos]
         if printed is None or any(v is None or v.form != printed.form for v in values):
             continue  # a missing part, or one written unlike the aggregate (%, 4.2M, 3e-4): not comparable
-        verdicts.append(_verdict(pos, printed, part_pos, [v for v in values if v is not None], aggregate.kind))
+        verdicts.append(aggregate_verdict(pos, printed, part_pos, [v for v in values if v is not None], aggregate.kind))
     return verdicts
-
-
-def homogeneous(view: TableView, verdict: Verdict) -> bool:
-    """Parts printed alike and of one magnitude: the kind of cells a mean row averages."""
-    values = [view.numbers[p] for p in verdict.parts]
-    magnitudes = [abs(v.value) for v in values if v.value]
-    same_scale = not magnitudes or max(magnitudes) <= 20 * min(magnitudes)
-    return same_scale and len({v.decimals for v in values}) == 1
-
-
-def _verdict(pos: Pos, printed: PrintedNumber, part_pos: list[Pos], values: list[PrintedNumber], kind: str) -> Verdict:
-    intervals = [v.interval for v in values]
-    computed = interval_mean(intervals) if kind == "mean" else interval_sum(intervals)
-    exact = sum((v.value for v in values), Fraction(0)) / (len(values) if kind == "mean" else 1)
-    shown = fmt_number(exact, max(v.decimals for v in values))
-    terms = " + ".join(v.text for v in values)
-    computation = f"({terms}) / {len(values)} = {shown}" if kind == "mean" else f"{terms} = {shown}"
-    return Verdict(pos, printed, part_pos, computed, computed.overlaps(printed.interval), computation)
-
-
-def _tolerance(verdict: Verdict) -> str:
-    return (
-        f"printed precision: each part within half a unit of its last digit; the {verdict.printed.text} printed "
-        f"stands for {verdict.printed.interval.describe()}; the parts allow {verdict.computed.describe()}"
-    )
 
 
 def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
@@ -163,8 +160,13 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
     bad = [v for v in verdicts if not v.consistent]
     good = len(verdicts) - len(bad)
     where = f"row '{aggregate.label}'" if aggregate.axis == "row" else f"column '{aggregate.label}'"
+    weighted = aggregate.weighted_ok and not (good >= 2 and good > len(bad))  # most cells agree: a mean after all
+    pooled = [v for v in bad if weighted and (_within_parts(view, v) or _difference(view, v))]
+    notes = [_pooled_issue(view, where, pooled)] if pooled else []
+    bad = [v for v in bad if v not in pooled]
     if not bad:
-        return [_consistent_issue(view, aggregate.kind, where, verdicts, "info")]
+        consistent = [v for v in verdicts if v.consistent]
+        return notes + ([consistent_issue(view, aggregate.kind, where, consistent, "info")] if consistent else [])
     unlike = not good and sum(homogeneous(view, v) for v in bad) * 2 < len(bad)
     if (not aggregate.clear and good < len(bad)) or unlike:
         return [
@@ -177,37 +179,36 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
                 subjects=[],
             )
         ]
-    issues = [_inconsistent_issue(view, aggregate.kind, where, v, "error") for v in bad]
+    severity = "warning" if weighted else "error"  # a pooled non-additive score (AUROC) may leave the range
+    issues = notes + [inconsistent_issue(view, aggregate.kind, where, v, severity) for v in bad]
     if good:
-        issues.append(_consistent_issue(view, aggregate.kind, where, [v for v in verdicts if v.consistent], "info"))
+        issues.append(consistent_issue(view, aggregate.kind, where, [v for v in verdicts if v.consistent], "info"))
     return issues
 
 
-def _inconsistent_issue(view: TableView, kind: str, where: str, verdict: Verdict, severity: str) -> Issue:
-    return Issue(
-        f"{where}: {verdict.printed.text} is not the {kind} of its {len(verdict.parts)} parts "
-        f"({verdict.computation}), beyond rounding",
-        table=view.table,
-        cells=[verdict.pos, *verdict.parts],
-        expected={"kind": kind, "computation": verdict.computation, "interval": verdict.computed.describe()},
-        found={"printed": verdict.printed.text, "interval": verdict.printed.interval.describe()},
-        tolerance=_tolerance(verdict),
-        severity=severity,
-        details={"verdict": "inconsistent"},
-    )
+def _within_parts(view: TableView, verdict: Verdict) -> bool:
+    """The printed value lies within the range of its parts, as some weighting of them would."""
+    parts = [view.numbers[p].interval for p in verdict.parts]
+    low, high = min(i.lo for i in parts), max(i.hi for i in parts)
+    return verdict.printed.interval.hi >= low and verdict.printed.interval.lo <= high
 
 
-def _consistent_issue(view: TableView, kind: str, where: str, verdicts: list[Verdict], severity: str) -> Issue:
+def _difference(view: TableView, verdict: Verdict) -> bool:
+    """A gap between two scores ("Difference", "+0.155"): a pooled gap need not lie within its parts' gaps."""
+    row, col = verdict.pos
+    label = view.col_label(col) + " " + view.row_labels.get(row, "")
+    return bool(DELTA.search(label)) or verdict.printed.text.startswith("+")
+
+
+def _pooled_issue(view: TableView, where: str, verdicts: list[Verdict]) -> Issue:
     return Issue(
-        f"{where} is the {kind} of its parts in {len(verdicts)} cell(s), consistent within rounding",
+        f"{where} is not the unweighted mean of its parts in {len(verdicts)} cell(s) but lies within their range; "
+        "the caption does not call it a mean, so it may be pooled or weighted by the parts' sizes",
         table=view.table,
         cells=[v.pos for v in verdicts],
-        severity=severity,
-        subjects=[v.pos for v in verdicts],
-        details={
-            "verdict": "consistent within rounding",
-            "computations": [{"cell": list(v.pos), "computation": v.computation} for v in verdicts],
-        },
+        severity="info",
+        subjects=[],
+        details={"computations": [{"cell": list(v.pos), "computation": v.computation} for v in verdicts]},
     )
 
 
@@ -247,7 +248,7 @@ def _compare_task_row(
         if printed is None or not values or any(v is None for v in values):
             continue
         part_pos = [(r, part_col) for r in part_rows if part_col is not None]
-        verdicts.append(_verdict((row, col), printed, part_pos, [v for v in values if v is not None], "mean"))
+        verdicts.append(aggregate_verdict((row, col), printed, part_pos, [v for v in values if v is not None], "mean"))
     good = [v for v in verdicts if v.consistent]
     if len(good) < 2 or len(good) * 2 < len(verdicts):
         return []
@@ -255,8 +256,8 @@ def _compare_task_row(
     where = f"task-level row '{view.row_labels.get(row, task)}' (mean of its dataset rows in {other})"
     issues = []
     for verdict in (v for v in verdicts if not v.consistent):
-        issues.append(_moved(_inconsistent_issue(view, "mean", where, verdict, "warning"), view, part_view))
-    return [*issues, _moved(_consistent_issue(view, "mean", where, good, "info"), view, part_view)]
+        issues.append(_moved(inconsistent_issue(view, "mean", where, verdict, "warning"), view, part_view))
+    return [*issues, _moved(consistent_issue(view, "mean", where, good, "info"), view, part_view)]
 
 
 def _moved(issue: Issue, view: TableView, part_view: TableView) -> Issue:

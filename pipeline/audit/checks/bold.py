@@ -137,10 +137,14 @@ def _lines(inp: AuditInput, view: TableView, axis: str, eligible: set[Pos]) -> l
 
 
 def _named_metric(inp: AuditInput, view: TableView, pos: Pos) -> str | None:
+    """The catalogue metric of a cell, whatever told it (so a row with records and one without, both read under
+    the caption's metric, share a line); else the name a header or stub prints."""
     metric = cell_metric(inp, view, pos)
-    if metric is None or metric.origin not in ("record", "header", "row"):
+    if metric is None:
         return None
-    return metric.metric.id if metric.metric is not None else metric.name
+    if metric.metric is not None:
+        return metric.metric.id
+    return metric.name if metric.origin in ("header", "row") else None
 
 
 def _direction(inp: AuditInput, view: TableView, cells: list[Pos]) -> str | None:

@@ -97,9 +97,9 @@ def _model_counts(inp: AuditInput, view: TableView) -> tuple[str | None, dict[st
     row_count = len({view.row_labels.get(r, "") for r in rows})
     axis = model_axis(inp, view)
     if axis == "col":
-        return "col", {"col": _record_models(inp, view) or _column_models(inp.catalogue, view, cols)}
+        return "col", {"col": _record_models(inp, view, "col", cols) or _column_models(inp.catalogue, view, cols)}
     if axis == "row":
-        return "row", {"row": _record_models(inp, view) or row_count}
+        return "row", {"row": _record_models(inp, view, "row", rows) or row_count}
     counts = {f"columns_{i}": n for i, n in enumerate(sorted(col_counts))}
     counts["rows"] = row_count
     counts["row_groups"] = len({view.row_groups.get(r) for r in rows})
@@ -116,5 +116,15 @@ def _column_models(catalogue: Catalogue | None, view: TableView, cols: list[int]
     return len(keys)
 
 
-def _record_models(inp: AuditInput, view: TableView) -> int:
-    return len({r.configuration or r.model for r in inp.records_of(view.table) if r.configuration or r.model})
+def _record_models(inp: AuditInput, view: TableView, axis: str, lines: list[int]) -> int | None:
+    """Distinct models the records name, when they name one on every model line (a table mapped only in part
+    does not say how many models it shows); None otherwise."""
+    names: dict[int, set[str]] = {}
+    for row, col in view.numbers:
+        record = inp.record_at(view.table, (row, col))
+        name = record.configuration or record.model if record is not None else None
+        if name:
+            names.setdefault(row if axis == "row" else col, set()).add(name)
+    if not lines or any(line not in names for line in lines):
+        return None
+    return len(set().union(*(names[line] for line in lines)))

@@ -3,9 +3,10 @@ reported under this paper's own protocol, so its numbers do not compare with tha
 
 The dataset of a row comes from its records, else from its label. A dataset is reused when the catalogue
 says it was published before elsewhere (``also_published_in``), or, with records, when it belongs to a
-benchmark other than the one most of the paper's records belong to. It is a warning when the paper
-presents the dataset as its own ("we introduce a new enhancer dataset, Human Enhancers Cohn") or never
-names where it comes from; a note (info) when the paper credits the other benchmark.
+benchmark other than the one most of the paper's records belong to, or, when no benchmark dominates, when
+the paper presents a catalogued dataset as new. It is a warning when the paper presents the dataset as its
+own ("we introduce a new enhancer dataset, Human Enhancers Cohn", "released here", a row marked "(ours)")
+or never names where it comes from; a note (info) when the paper credits the other benchmark.
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ from collections import Counter
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.labels import datasets_named, row_dataset
+from pipeline.audit.labels import OWN_MARK, datasets_named, row_dataset
 from pipeline.audit.tableview import TableView
 from pipeline.audit.text import Sentence
 from pipeline.catalogue import DatasetDef
 
 _DOMINANT = 0.6  # share of records a benchmark needs to count as the paper's own
 _OWN = re.compile(
-    r"\b(?:introduc\w*|new|novel|our own|we (?:collect|curat|creat|construct|buil|assembl|label|releas)\w*"
-    r"|this (?:work|study|paper))\b",
+    r"\b(?:introduc\w*|new|novel|our own|in-house"
+    r"|we (?:have |also )?(?:collect|curat|creat|construct|buil|assembl|label|releas|compil|gather|contribut"
+    r"|put together)\w*"
+    r"|we (?:propose|present) an? (?:[\w-]+ ){0,3}?(?:dataset|benchmark|corpus|collection)"
+    r"|released (?:here|alongside|with (?:this|our))|this (?:work|study|paper))\b|\((?:ours|new)\)",
     re.IGNORECASE,
 )
 
@@ -80,14 +84,21 @@ def _own_benchmark(inp: AuditInput) -> str | None:
 
 def _reused(inp: AuditInput, view: TableView, row: int, own: str | None) -> DatasetDef | None:
     dataset = row_dataset(inp, view, row)
-    parts = view.row_labels.get(row, "").split(" / ")
-    named = [d for part in parts for d in datasets_named(inp.catalogue, part)] if inp.catalogue is not None else []
+    named = (
+        [d for part in _label_parts(view, row) for d in datasets_named(inp.catalogue, part)] if inp.catalogue else []
+    )
     for candidate in [dataset] if dataset is not None else named:
         if candidate is not None and candidate.also_published_in:
             return candidate
     if dataset is not None and own is not None and not _same_benchmark(inp, dataset, own):
         return dataset
+    if dataset is not None and own is None and _claimed(inp, view, row, dataset) is not None:
+        return dataset  # the paper's own protocol is unknown, but it presents a catalogued dataset as new
     return None
+
+
+def _label_parts(view: TableView, row: int) -> list[str]:
+    return OWN_MARK.sub("", view.row_labels.get(row, "")).split(" / ")
 
 
 def _same_benchmark(inp: AuditInput, dataset: DatasetDef, own: str) -> bool:
@@ -117,8 +128,11 @@ def _texts(inp: AuditInput, view: TableView) -> list[Sentence]:
 
 
 def _claimed(inp: AuditInput, view: TableView, row: int, dataset: DatasetDef) -> Sentence | None:
-    """A sentence naming the dataset that presents it as this paper's own."""
-    parts = view.row_labels.get(row, "").split(" / ")
+    """A sentence naming the dataset that presents it as this paper's own (or a row label marked "(ours)")."""
+    label = view.row_labels.get(row, "")
+    if OWN_MARK.search(label):
+        return Sentence(view.table.page, label)
+    parts = _label_parts(view, row)
     named = [p for p in parts if inp.catalogue is not None and dataset in datasets_named(inp.catalogue, p)]
     forms = {*named, dataset.task, *dataset.aliases}
     patterns = [re.compile(rf"(?<!\w){re.escape(f)}(?!\w)", re.IGNORECASE) for f in forms if len(f) >= 6]

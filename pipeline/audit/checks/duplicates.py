@@ -9,12 +9,10 @@ lines with the same label (one configuration shown under two headers) are noted,
 
 from __future__ import annotations
 
-import re
 from itertools import combinations
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import PrintedNumber
 from pipeline.audit.tableview import Pos, TableView
 
 
@@ -46,7 +44,7 @@ def _pairs(view: TableView, axis: str) -> list[Issue]:
         if len({_key(view, lines[a][k]) for k in shared}) == 1:
             continue  # a constant line (a setting repeated) says nothing
         distinctive = [
-            k for k in shared if _informative(view.numbers[lines[a][k]]) and _distinctive(view, lines, k, a, b)
+            k for k in shared if view.numbers[lines[a][k]].informative and _distinctive(view, lines, k, a, b)
         ]
         if len(distinctive) < needed:
             continue
@@ -57,13 +55,6 @@ def _pairs(view: TableView, axis: str) -> list[Issue]:
 def _key(view: TableView, pos: Pos) -> tuple[object, ...]:
     number = view.numbers[pos]
     return (number.value, number.half_unit, number.plus_minus, number.percent)
-
-
-def _informative(number: PrintedNumber) -> bool:
-    """Printed with a non-zero fraction and two significant digits or more ("0.914", "40.3B", "5.95e-6")."""
-    mantissa = re.sub(r"[^0-9.]", "", number.text.lower().split("e")[0])
-    whole, _, fraction = mantissa.partition(".")
-    return fraction.strip("0") != "" and len((whole + fraction).lstrip("0")) >= 2
 
 
 def _distinctive(view: TableView, lines: dict[int, dict[int, Pos]], k: int, a: int, b: int) -> bool:

@@ -32,11 +32,14 @@ CLAIMS = (
         re.I,
     ),
     re.compile(r"\bmean\s*(?:±|\+/-|and)\s*(?:std|sd|s\.d\.|standard deviation)\b", re.I),
+    re.compile(rf"\b{_SPREAD}\s+(?:\w+\s+){{0,2}}?(?:in|within)\s+(?:parentheses|brackets|subscripts?)\b", re.I),
+    re.compile(rf"\b{_SPREAD}\s+(?:given|shown|reported|listed|printed)\s+(?:after|next to|alongside|with)\b", re.I),
+    re.compile(r"(?:±|\+/-)\s*(?:denotes|indicates|shows|gives|represents|marks|is|are)\b", re.I),
 )
 _NEGATED = re.compile(
     r"\b(?:no|not|without|never|n/a|omit\w*|lack\w*)\b[^.;]{0,40}$|\[\s*(?:no|n/a)\s*\]|:\s*(?:no|n/a)\b", re.I
 )
-_ANSWER_YES = re.compile(r"^\s*\[?\s*yes\b", re.I)
+_ANSWER_YES = re.compile(r"^\s*(?:answer\s*:\s*)?\[?\s*yes\b", re.I)
 _ANSWER_NO = re.compile(r"(?:\[\s*(?:no|n/?a)\s*\]|:\s*(?:no|n/?a)\b)", re.I)
 _ABOUT_FIGURES = re.compile(
     r"\b(?:fig\.|figs?\b|figures?|plots?|plotted|curves?|shaded|panels?|bar heights?|bars represent)|\([A-H]\)", re.I
