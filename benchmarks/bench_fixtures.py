@@ -1,4 +1,5 @@
-"""Extraction on the generated feature papers (and the demo paper): exact tables and time, per paper.
+"""Extraction on the generated feature papers (the demo paper, and the extra layout papers marked '+'):
+exact tables and time, per paper.
 
     python benchmarks/bench_fixtures.py
 
@@ -10,10 +11,20 @@ from __future__ import annotations
 
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from pipeline.extract.document import extract_tables
-from pipeline.fixtures import FEATURE_PAPERS, PaperTruth, demo_truth, render_paper, write_demo_paper
+from pipeline.fixtures import (
+    EXTRA_FEATURE_PAPERS,
+    FEATURE_PAPERS,
+    PaperTruth,
+    demo_truth,
+    render_paper,
+    render_side_by_side,
+    render_unnamed_bold,
+    write_demo_paper,
+)
 
 
 def exact_tables(pdf: Path, truth: PaperTruth) -> tuple[int, int, float]:
@@ -33,9 +44,15 @@ def main() -> None:
         rows = [(name, *exact_tables(pdf, render_paper(spec, pdf))) for name, (pdf, spec) in papers.items()]
         demo = write_demo_paper(Path(tmp) / "demo.pdf")
         rows.append(("demo", *exact_tables(demo, demo_truth())))
+        extra = {name: partial(render_paper, spec) for name, spec in EXTRA_FEATURE_PAPERS.items()}
+        extra |= {"side_by_side": render_side_by_side, "unnamed_bold": render_unnamed_bold}
+        for name, render in extra.items():
+            pdf = Path(tmp) / f"extra-{name}.pdf"
+            truth = render(pdf)
+            rows.append((f"+{name}", *exact_tables(pdf, truth)))
     for name, exact, total, elapsed in rows:
-        print(f"{name:20} {exact}/{total} exact  {elapsed:6.2f} s")
-    print(f"{'all':20} {sum(r[1] for r in rows)}/{sum(r[2] for r in rows)} exact  {sum(r[3] for r in rows):6.2f} s")
+        print(f"{name:24} {exact}/{total} exact  {elapsed:6.2f} s")
+    print(f"{'all':24} {sum(r[1] for r in rows)}/{sum(r[2] for r in rows)} exact  {sum(r[3] for r in rows):6.2f} s")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.extract.captions import caption_label, find_captions
+from pipeline.extract.captions import caption_label, find_captions, is_figure_caption
 from pipeline.extract.chars import Char, Rule
+from pipeline.extract.regions import Region
+from pipeline.extract.sides import settle_page
 from pipeline.extract.words import Line, build_words, group_lines
 
 
@@ -70,3 +72,28 @@ def test_continued_caption_is_flagged() -> None:
     (caption,) = find_captions(_lines(("Table 5 (continued): Results per dataset.", 50, 100)))
     assert caption.label == "Table 5"
     assert caption.continued
+
+
+def _region(*lines: Line) -> Region:
+    return Region(0, min(ln.top for ln in lines), 100, max(ln.bottom for ln in lines), lines=list(lines))
+
+
+def test_a_table_between_two_captions_goes_to_the_one_that_has_no_other() -> None:
+    """T1, caption 1, T2, caption 2 (captions below): caption 1 could claim either table, caption 2 only
+    T2; the habit of the document (captions above) must not give T2 to caption 1."""
+    t1, t2 = _region(*_lines(("a 1 2", 0, 10))), _region(*_lines(("b 3 4", 0, 50)))
+    options = [{True: t2, False: t1}, {False: t2}]
+    assert settle_page(options, [True, False], [(5.6, 5.7), (-1.0, 5.7)]) == [t1, t2]
+
+
+def test_the_preferred_side_wins_when_both_readings_give_every_caption_a_table() -> None:
+    t1, t2, t3 = (_region(*_lines((f"x {k}", 0, 10 + 40 * k))) for k in range(3))
+    options = [{True: t2, False: t1}, {True: t3, False: t2}]
+    assert settle_page(options, [True, True], [(5.0, 5.0), (5.0, 5.0)]) == [t2, t3]
+    assert settle_page(options, [False, False], [(5.0, 5.0), (5.0, 5.0)]) == [t1, t2]
+
+
+def test_a_figure_caption_ends_in_a_separator_or_a_parenthesis() -> None:
+    assert is_figure_caption("Figure 15 (data until 2010)")
+    assert is_figure_caption("Figure 4b: Accuracy per task")
+    assert not is_figure_caption("Figure 3 shows the accuracy")

@@ -31,6 +31,8 @@ def _grid_with_spans(gold: dict) -> list[list[str | None]]:
         "biorxiv_2026.01.27.702015_generator_v2_functional_icl_genomic_lm__TableS1",  # cmidrule spanning header
         "1512.03385_resnet__Table4",  # in one column of a two-column page, caption below
         "2204.10628_seal_autoregressive_search_engines__Table3",  # labels spanning two header lines
+        "2404.01650v2_forward_only_tta__Table3",  # group headers end at a vertical rule through the body
+        "2405.03064v3_rice_rl_explanation__Table1",  # a rule under both groups at mid-height of the stub labels
     ],
 )
 def test_gold_tables_come_out_exactly(name: str) -> None:

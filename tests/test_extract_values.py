@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.extract.values import is_numeric, looks_numeric, parse_value
+from pipeline.extract.values import exponent_text, is_numeric, looks_numeric, parse_value
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,19 @@ def test_quantities_with_units_look_numeric_without_a_value() -> None:
     assert looks_numeric("40.3B")
     assert looks_numeric("2.25 × 1024")
     assert not looks_numeric("Evo 2 40B")
+
+
+@pytest.mark.parametrize(
+    ("text", "raised", "value"),
+    [
+        ("4.9 × 10-5", "-5", 4.9e-5),  # the exponent is printed raised: a power of ten
+        ("2.3 · 1019", "19", 2.3e19),
+        ("1.26×1022", "22", 1.26e22),
+        ("2.25 × 1024", "", None),  # nothing raised: 2.25 times 1024 is not a number we read
+        ("4 × 1024", "4", None),  # the raised glyph is not what follows '10'
+        ("0.91*", "*", 0.91),  # a raised mark stays a mark
+    ],
+)
+def test_powers_of_ten_are_read_only_when_the_exponent_is_raised(text: str, raised: str, value: float | None) -> None:
+    parsed = parse_value(exponent_text(text, raised))
+    assert parsed.value == (pytest.approx(value) if value is not None else None)

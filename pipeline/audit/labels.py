@@ -145,3 +145,21 @@ def _catalogue_axis(catalogue: Catalogue | None, view: TableView) -> str | None:
     if in_cols == in_rows:
         return None
     return "col" if in_cols > in_rows else "row"
+
+
+def groups_name_models(inp: AuditInput, view: TableView) -> bool:
+    """The spanning header cells are models, each over its own metric columns ("NT: MSE, Spearman")."""
+    groups = {g for c in view.value_cols if (g := view.col_groups.get(c)) is not None}
+    if len(groups) < 2:
+        return False
+    names = model_names(inp.catalogue)
+    if sum(compact_label(view.text(*g)) in names for g in groups) * 2 > len(groups):
+        return True
+    by_group: dict[tuple[int, int], set[str]] = {}
+    for row, col in view.numbers:
+        group, record = view.col_groups.get(col), inp.record_at(view.table, (row, col))
+        name = record.configuration or record.model if record is not None else None
+        if group is not None and name:
+            by_group.setdefault(group, set()).add(name)
+    distinct = set().union(*by_group.values()) if by_group else set()
+    return len(by_group) >= 2 and all(len(n) == 1 for n in by_group.values()) and len(distinct) == len(by_group)

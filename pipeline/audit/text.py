@@ -1,7 +1,8 @@
 """The paper's body text: sentences (with their page) that cite tables, define metrics or claim things.
 
 Read with pypdfium2 (fast, with character boxes), leaving out the characters inside table regions and
-the caption blocks, so that what remains is what the authors wrote about their tables.
+the caption blocks, so that what remains is what the authors wrote about their tables. A line running across
+a region's edge is body text the region took in (an extracted box grown too far) and is kept whole.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ _ABBREVIATIONS = r"(?:e\.g|i\.e|et al|Fig|Figs|Tab|Eq|Eqs|Sec|Secs|vs|cf|resp|ap
 _HEADING = re.compile(
     r"^(?:\d+(?:\.\d+)*\.?\s+[A-Z][\w ,:&()/-]{1,70}|Abstract|ABSTRACT|References|Acknowledge?ments?|Appendix)$"
 )
+CROSSING = 5  # characters on each side of a table box's edge that make a line body text running into it
 _LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "−": "-", "\xa0": " "})
 
 
@@ -178,27 +180,47 @@ def _page_lines(page: pdfium.PdfPage, regions: list[BBox]) -> list[_Line]:
     try:
         text = textpage.get_text_range()
         boxed = len(text) == textpage.count_chars()
-        chars: list[str] = []
-        tops: list[float] = []
-        bottoms: list[float] = []
+        current: list[_Char] = []
         for index, char in enumerate([*text, "\n"]):
             if char in "\r\n":
-                if "".join(chars).strip():
-                    top, bottom = (statistics.median(tops), statistics.median(bottoms)) if tops else (0.0, 0.0)
-                    lines.append(_Line("".join(chars).translate(_LIGATURES).strip(), top, bottom))
-                chars, tops, bottoms = [], [], []
+                line = _line_of(current)
+                if line is not None:
+                    lines.append(line)
+                current = []
                 continue
             if boxed and not char.isspace():
                 left, bottom, right, top = textpage.get_charbox(index)
                 x, y = (left + right) / 2, height - (bottom + top) / 2
-                if any(x0 - 2 <= x <= x1 + 2 and t0 - 2 <= y <= b0 + 2 for x0, t0, x1, b0 in regions):
-                    continue
-                tops.append(height - top)
-                bottoms.append(height - bottom)
-            chars.append(char)
+                inside = any(x0 - 2 <= x <= x1 + 2 and t0 - 2 <= y <= b0 + 2 for x0, t0, x1, b0 in regions)
+                current.append(_Char(char, inside, height - top, height - bottom))
+            else:
+                current.append(_Char(char))
     finally:
         textpage.close()
     return lines
+
+
+@dataclass(frozen=True)
+class _Char:
+    text: str
+    inside: bool = False  # within a table's box
+    top: float | None = None
+    bottom: float | None = None
+
+
+def _line_of(chars: list[_Char]) -> _Line | None:
+    """A line less its characters inside table boxes; kept whole when it runs across a box's edge, several
+    characters on each side: body text that a table's box took in (a box grown over the next column)."""
+    inside = sum(c.inside for c in chars)
+    outside = sum(not c.inside and not c.text.isspace() for c in chars)
+    kept = chars if min(inside, outside) >= CROSSING else [c for c in chars if not c.inside]
+    text = "".join(c.text for c in kept).translate(_LIGATURES).strip()
+    if not text:
+        return None
+    tops = [c.top for c in kept if c.top is not None]
+    bottoms = [c.bottom for c in kept if c.bottom is not None]
+    top, bottom = (statistics.median(tops), statistics.median(bottoms)) if tops else (0.0, 0.0)
+    return _Line(text, top, bottom)
 
 
 def _split_captions(lines: list[_Line], known: dict[str | None, str]) -> tuple[list[str], dict[str, str]]:

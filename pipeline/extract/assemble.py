@@ -9,8 +9,8 @@ from pipeline.extract.headers import column_paths, row_paths
 from pipeline.extract.regions import Region
 from pipeline.extract.structure import Grid
 from pipeline.extract.style import is_bold, is_italic, is_underlined
-from pipeline.extract.values import is_numeric, parse_value
-from pipeline.extract.words import join_words
+from pipeline.extract.values import exponent_text, is_numeric, parse_value
+from pipeline.extract.words import join_words, raised_tail
 from pipeline.model import Cell, Locator, Table
 
 
@@ -58,7 +58,7 @@ def to_table(
     cells = []
     for p in sorted(grid.placed, key=lambda p: (p.row, p.col)):
         text = join_words(p.words)
-        parsed = parse_value(text)
+        parsed = parse_value(exponent_text(text, raised_tail(p.words)))
         header = p.row < grid.header_rows
         kind = "header" if header else ("stub" if p.col < stubs else "body")
         row_path = rpaths[p.row] if not header else []

@@ -14,7 +14,9 @@ _CAPTION = re.compile(
     r"(?P<num>(?:[A-Z]{1,2}[.-]?)?\d+(?:[.-]\d+)?[a-z]?|[IVXLC]+\b))"
     r"(?P<rest>\s*(?:[:.|\u2014\u2013(]|-\s|$).*)$"
 )
-_FIGURE = re.compile(r"^(?:(?:Supplementary|Extended\s+Data)\s+)?(?:Figure|FIGURE|Fig\.)\s*[A-Z]?\d+\s*[:.|]")
+_FIGURE = re.compile(
+    r"^(?:(?:Supplementary|Extended\s+Data)\s+)?(?:Figure|FIGURE|Fig\.)\s*[A-Z]?\d+[a-z]?\s*(?:[:.|\u2014\u2013(]|-\s|$)"
+)
 _CONTINUED = re.compile(r"\b(?:continued|cont\.|cont'd)", re.IGNORECASE)
 
 
@@ -75,7 +77,7 @@ def find_captions(lines: list[Line], rules: Sequence[Rule] = ()) -> list[Caption
         bare = not re.sub(r"[\W_]", "", line.text.strip()[len(label) :])  # "Table 1." alone: its title follows
         for j in range(i + 1, len(lines)):
             nxt = lines[j]
-            first = nxt if bare and len(body) == 1 else line  # the title may be set in another size
+            first = (body[1] if len(body) > 1 else nxt) if bare else line  # the title may be set in another size
             if j in used or not _continues_caption(body[-1], nxt, first):
                 continue
             if nxt.top - body[-1].bottom > 0.9 * line.size or _rule_between(body[-1], nxt, rules):

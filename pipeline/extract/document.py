@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 
 from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, caption_label, find_captions, is_figure_caption
-from pipeline.extract.chars import open_pdf, page_text, read_chars, read_graphics
+from pipeline.extract.chars import open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import link_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
@@ -45,8 +45,7 @@ def extract_tables(
     doc = open_pdf(pdf_path)
     try:
         total = len(doc)
-        texts = [page_text(doc, i).splitlines() for i in range(min(total, settings.max_pages))]
-        layouts = [layout for i, lines in enumerate(texts) if (layout := _read(doc, i, lines, settings))]
+        layouts = [layout for i in range(min(total, settings.max_pages)) if (layout := _read(doc, i, settings))]
     finally:
         doc.close()
     tables: list[Table] = []
@@ -83,15 +82,17 @@ def renumber(tables: list[Table]) -> list[Table]:
     return tables
 
 
-def _read(doc: pdfium.PdfDocument, index: int, lines: list[str], settings: ExtractionSettings) -> PageLayout | None:
+def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> PageLayout | None:
     """A page worth a full read: one with a line that starts a table caption, or (looking for
     uncaptioned tables) one whose rules or shading could draw a table."""
-    content = read_graphics(doc, index, settings.rule_thickness_pt, settings.min_rule_length_pt)
-    named = any(caption_label(line) for line in lines)
-    drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
-    if not (named or (settings.find_uncaptioned and drawn)):
-        return None
-    read_chars(doc, content)
+    with open_page(doc, index) as (page, textpage):
+        lines = page_text(textpage).splitlines()
+        content = read_graphics(page, index + 1, settings.rule_thickness_pt, settings.min_rule_length_pt)
+        named = any(caption_label(line) for line in lines)
+        drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
+        if not (named or (settings.find_uncaptioned and drawn)):
+            return None
+        read_chars(page, textpage, content)
     return arrange_page(content, settings)
 
 
@@ -112,7 +113,24 @@ def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> lis
             by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
             by_page[layout.number] += find_whitespace_regions(layout, by_page[layout.number])
             by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or not _by_figure(r, layout)]
-    return [(layout, sorted(by_page[layout.number], key=lambda r: (r.top, r.x0))) for layout in layouts]
+    return [(layout, sorted(_distinct(by_page[layout.number]), key=lambda r: (r.top, r.x0))) for layout in layouts]
+
+
+def _distinct(regions: list[Region]) -> list[Region]:
+    """No table twice: a region lying mostly on one found before it (captioned ones come first) is dropped."""
+    kept: list[Region] = []
+    for region in regions:
+        if all(_shared(region, other) < 0.5 * min(_area(region), _area(other)) for other in kept):
+            kept.append(region)
+    return kept
+
+
+def _area(region: Region) -> float:
+    return max((region.x1 - region.x0) * (region.bottom - region.top), 1e-6)
+
+
+def _shared(a: Region, b: Region) -> float:
+    return max(0.0, min(a.x1, b.x1) - max(a.x0, b.x0)) * max(0.0, min(a.bottom, b.bottom) - max(a.top, b.top))
 
 
 def _options(
@@ -125,13 +143,14 @@ def _options(
 
 
 def _by_figure(region: Region, layout: PageLayout) -> bool:
-    """A region right above or below a figure caption is (part of) the figure."""
+    """A region right above or below a figure caption, or holding one, is (part of) a figure."""
     reach = 3 * layout.body_size
     return any(
         is_figure_caption(ln.text)
         and ln.x1 > region.x0
         and ln.x0 < region.x1
-        and (0 <= ln.top - region.bottom <= reach or 0 <= region.top - ln.bottom <= reach)
+        and region.top - reach <= ln.bottom
+        and ln.top <= region.bottom + reach
         for ln in layout.column_lines
     )
 
@@ -143,7 +162,7 @@ def table_from_region(
     x0, top, x1, bottom = region.bbox
     words = [w for w in layout.words_in(x0 - 1, top - 1, x1 + 1, bottom + 1) if id(w) not in caption_words]
     rules = [r for r in layout.content.rules if x0 - 5 <= r.x and r.x <= x1 + 5 and top - 3 <= r.y <= bottom + 3]
-    if is_lattice(rules, len(region.lines), region.bbox):
+    if is_lattice(rules, region.lines, region.bbox):
         grid, engine = lattice_grid(words, rules, region.bbox), LATTICE
     else:
         grid, engine = build_grid(words, rules, region.bbox, settings), ENGINE

@@ -8,7 +8,6 @@ from itertools import pairwise
 
 from pipeline.extract.chars import Rule
 from pipeline.extract.rows import Row
-from pipeline.extract.values import looks_numeric
 from pipeline.extract.words import Line, Word
 
 
@@ -33,41 +32,18 @@ class Placed:
     row_span: int = 1
 
 
-def bridging_segments(rows: list[Row]) -> set[int]:
-    """Ids of segments under which another row holds two numbers (each not much wider than the segment): a
-    value centred across two columns, a body cell spanning several. Lines of one segment (group labels,
-    wrapped text) are left out, and only numbers count as evidence of columns (justified text in a
-    narrow cell breaks into pieces too)."""
-    rows = [r for r in rows if len(r.segments) > 1]
-    numbers = {id(t) for r in rows for t in r.segments if looks_numeric(t.text)}
-    found = set()
-    for r in rows:
-        for s in r.segments:
-            wide = 1.25 * (s.x1 - s.x0)
-            for other in rows:
-                under = [
-                    t
-                    for t in other.segments
-                    if id(t) in numbers and t.x0 < s.x1 - 0.5 and t.x1 > s.x0 + 0.5 and t.x1 - t.x0 <= wide
-                ]
-                if other is not r and len(under) >= 2:
-                    found.add(id(s))
-                    break
-    return found
-
-
 def find_columns(
     body: list[Row],
     vrules: list[Rule],
     min_gap: float,
     extra: Sequence[tuple[float, float]] = (),
-    bridging: set[int] | frozenset[int] = frozenset(),
+    straddling: set[int] | frozenset[int] = frozenset(),
 ) -> list[Column]:
     """Columns are the x-ranges the body rows' segments cover, cut where no row has ink; a vertical rule
     through the body always cuts; a valley inside a block that only a few rows bridge cuts too. Segments
-    that bridge columns (``bridging``) do not hide the gap they cross."""
+    that straddle columns (``straddling``) do not hide the gap they cross."""
     rows = [r for r in body if len(r.segments) > 1] or body
-    spans = [(s.x0, s.x1) for r in rows for s in r.segments if id(s) not in bridging] + list(extra)
+    spans = [(s.x0, s.x1) for r in rows for s in r.segments if id(s) not in straddling] + list(extra)
     if not spans:
         return []
     lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
@@ -82,6 +58,27 @@ def find_columns(
         if inside:
             columns.append(Column(min(s[0] for s in inside), max(s[1] for s in inside)))
     return columns
+
+
+def orphan_columns(columns: list[Column], rows: list[Row], straddling: set[int]) -> list[Column]:
+    """Columns the body's multi-cell rows miss: text of two or more rows (a header, group labels set
+    beside their rows) standing clear of every column, aligned with each other (cells that straddle
+    two columns stand clear too, and are no column)."""
+    clear = [
+        (s.x0, s.x1, i)
+        for i, r in enumerate(rows)
+        for s in r.segments
+        if id(s) not in straddling and not any(min(s.x1, c.x1) - max(s.x0, c.x0) > -1.0 for c in columns)
+    ]
+    found: list[tuple[float, float, set[int]]] = []
+    for x0, x1, row in sorted(clear):
+        if found and x0 < found[-1][1]:
+            a, b, seen = found[-1]
+            found[-1] = (a, max(b, x1), seen | {row})
+        else:
+            found.append((x0, x1, {row}))
+    extra = [Column(a, b) for a, b, seen in found if len(seen) >= 2]
+    return sorted([*columns, *extra], key=lambda c: c.x0)
 
 
 def _gap_cuts(spans: list[tuple[float, float]], min_gap: float) -> list[float]:

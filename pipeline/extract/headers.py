@@ -9,11 +9,20 @@ from pipeline.extract.words import join_words
 
 
 def widen_spanning_headers(
-    placed: list[Placed], header_rows: int, columns: list[Column], rules: list[Rule], size: float, stubs: int
+    placed: list[Placed],
+    header_rows: int,
+    columns: list[Column],
+    rules: list[Rule],
+    size: float,
+    stubs: int,
+    dividers: list[float],
 ) -> None:
     """A header in an upper header row covers the columns its cmidrule covers, or else the columns
-    around it that are nearer to it than to its neighbours, as far as it stays centred over them; it
-    names data columns, so it reaches over the ``stubs`` (row-label columns) only where it is printed."""
+    around it that are nearer to it than to its neighbours, as far as it stays centred over them (or,
+    set flush left, over those with sub-labels); it names data columns, so it reaches over the ``stubs``
+    (row-label columns) only where it is printed, and not over a vertical rule that divides the body
+    (x in ``dividers``) unless printed across it."""
+    block = [sum(x < c.center for x in dividers) for c in columns]
     for r in range(header_rows - 1):
         cells = [p for p in placed if p.row == r]
         full = {c for p in cells if p.row + p.row_span >= header_rows for c in range(p.col, p.col + p.col_span)}
@@ -35,12 +44,25 @@ def widen_spanning_headers(
                     p.col, p.col_span = inside[0], inside[-1] - inside[0] + 1
                 continue
             own = range(p.col, p.col + p.col_span)
+            blocks = {block[i] for i in own}
             cell = [
                 i
                 for i, c in enumerate(columns)
-                if lo <= c.center <= hi and (i >= stubs or i in own) and (i not in full or i in own)
+                if i in own or (lo <= c.center <= hi and i >= stubs and i not in full and block[i] in blocks)
             ]
             p.col, p.col_span = _centred_run(cell, p, columns)
+            if p.col_span == len(own) == 1 and abs(min(w.x0 for w in p.words) - columns[p.col].x0) <= 0.3 * size:
+                below = {c for q in placed if r < q.row < header_rows for c in range(q.col, q.col + q.col_span)}
+                p.col_span = _flush_left_run(cell, p, below)
+
+
+def _flush_left_run(cands: list[int], p: Placed, below: set[int]) -> int:
+    """A group label set flush left over its first column reaches over the next candidate columns that
+    have labels of their own below it (the group has no other label)."""
+    end = p.col + p.col_span
+    while end in cands and end in below:
+        end += 1
+    return end - p.col
 
 
 def _walls(p: Placed, rules: list[Rule]) -> tuple[float, float] | None:
@@ -78,19 +100,23 @@ def _cmidrule_below(p: Placed, row: list[Placed], rules: list[Rule], size: float
 
 
 def _centred_run(cands: list[int], p: Placed, columns: list[Column]) -> tuple[int, int]:
-    """The widest run of candidate columns, containing the header's own columns, centred on the header."""
+    """The widest run of candidate columns, containing the header's own columns, centred on the header: the
+    run's edges lie somewhere in the gaps beside it, so its middle may lie anywhere between the two
+    extremes; the header's centre must fall there."""
     own = set(range(p.col, p.col + p.col_span))
     center = _center(p)
-    width = max(w.x1 for w in p.words) - min(w.x0 for w in p.words)
+    slack = 2.0 + 0.05 * (max(w.x1 for w in p.words) - min(w.x0 for w in p.words))
     best = (p.col, p.col_span)
     for i in range(len(cands)):
         for j in range(i, len(cands)):
             run = cands[i : j + 1]
             if run != list(range(run[0], run[-1] + 1)) or not own <= set(run):
                 continue
-            mid = (columns[run[0]].x0 + columns[run[-1]].x1) / 2
-            tolerance = max(0.25 * (columns[run[-1]].x1 - columns[run[0]].x0), 0.5 * width, 4.0)
-            if abs(mid - center) <= tolerance and len(run) > best[1]:
+            first, last = columns[run[0]], columns[run[-1]]
+            outer_left = columns[run[0] - 1].x1 if run[0] > 0 else first.x0
+            outer_right = columns[run[-1] + 1].x0 if run[-1] + 1 < len(columns) else last.x1
+            lowest, highest = (outer_left + last.x1) / 2, (first.x0 + outer_right) / 2
+            if lowest - slack <= center <= highest + slack and len(run) > best[1]:
                 best = (run[0], len(run))
     return best
 

@@ -3,23 +3,46 @@ them into one spanning cell. Wrapped text inside a box stays one cell."""
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from pipeline.extract.chars import Rule
 from pipeline.extract.grid import Placed
 from pipeline.extract.structure import Grid
 from pipeline.extract.values import looks_numeric
-from pipeline.extract.words import Word, join_words
+from pipeline.extract.words import Line, Word, join_words
 
 
-def is_lattice(rules: list[Rule], n_lines: int, box: tuple[float, float, float, float]) -> bool:
-    """Ruled between most rows and most columns: at least three column lines running through the table and
-    about one row line per text line."""
+def is_lattice(rules: list[Rule], lines: list[Line], box: tuple[float, float, float, float]) -> bool:
+    """Ruled between most rows and most columns: at least three column lines running through the table, and
+    about one row line per text line, or a frame of full-height rules at both edges around cells of wrapped
+    text (a ruled band of lines that each fill every column holds unruled rows, not one cell)."""
     x0, top, x1, bottom = box
     height = bottom - top
     xs = _cluster([r.x for r in rules if not r.horizontal and r.length >= 0.3 * height])
     ys = _cluster([r.y for r in rules if r.horizontal and r.length >= 0.3 * (x1 - x0)])
-    return len(xs) >= 3 and len(ys) >= 3 and len(ys) - 1 >= 0.6 * max(n_lines, 1)
+    if len(xs) < 3 or len(ys) < 3:
+        return False
+    if len(ys) - 1 >= 0.6 * max(len(lines), 1):
+        return True
+    full = [r.x for r in rules if not r.horizontal and r.length >= 0.9 * height]
+    framed = any(abs(x - x0) <= 3 for x in full) and any(abs(x - x1) <= 3 for x in full)
+    return framed and not _unruled_rows(lines, xs, ys)
+
+
+def _unruled_rows(lines: list[Line], xs: list[float], ys: list[float]) -> bool:
+    """The bands between two row rules that hold several text lines hold rows of their own: most of their
+    lines have words in every column, or a column has a number on two lines of one band (wrapped cell
+    text leaves columns empty, and numbers do not wrap)."""
+    bands = [[ln for ln in lines if a < (ln.top + ln.bottom) / 2 < b] for a, b in pairwise(ys)]
+    stacked = [band for band in bands if len(band) > 1]
+    cells = list(pairwise(xs))
+    texts = [[_cell_texts(ln, cells) for ln in band] for band in stacked]
+    full = sum(all(line) for band in texts for line in band)
+    if full >= 0.6 * sum(len(band) for band in texts):
+        return bool(texts)
+    numbers = [[[bool(t) and looks_numeric(t) for t in line] for line in band] for band in texts]
+    return any(sum(line[c] for line in band) >= 2 for band in numbers for c in range(len(cells)))
 
 
 def _cluster(values: list[float], tolerance: float = 2.5) -> list[float]:
@@ -42,6 +65,10 @@ def _covered(rules: list[Rule], horizontal: bool, at: float, lo: float, hi: floa
         a, b = (r.x0, r.x1) if horizontal else (r.top, r.bottom)
         got += max(0.0, min(b, hi) - max(a, lo))
     return got >= need
+
+
+def _cell_texts(line: Line, cells: list[tuple[float, float]]) -> list[str]:
+    return [join_words([w for w in line.words if a < w.center_x < b]) for a, b in cells]
 
 
 def lattice_grid(words: list[Word], rules: list[Rule], box: tuple[float, float, float, float]) -> Grid | None:
@@ -80,6 +107,11 @@ def lattice_grid(words: list[Word], rules: list[Rule], box: tuple[float, float, 
     return _compact(placed)
 
 
+def _is_value(text: str) -> bool:
+    """A number, with units or an exponent at most: '1-shot 5-way' is a label."""
+    return looks_numeric(text) and not re.search(r"[^\W\d_]{2,}", text)
+
+
 def _compact(placed: list[Placed]) -> Grid | None:
     """Drop grid rows and columns that hold no cell of their own (double rules, borders), renumber."""
     if not placed:
@@ -97,7 +129,7 @@ def _compact(placed: list[Placed]) -> Grid | None:
     header = 0
     for r in range(n_rows):
         texts = [join_words(p.words) for p in placed if p.row == r]
-        if len(texts) >= 2 and sum(looks_numeric(t) for t in texts) * 2 >= len(texts):
+        if len(texts) >= 2 and sum(_is_value(t) for t in texts) * 2 >= len(texts):
             break
         header += 1
     header = 1 if header >= n_rows else min(header, 4)  # no row of numbers: only the first row is a header

@@ -3,12 +3,15 @@ into two local columns, so that each caption grows its own table and no line mix
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import permutations
 
 from pipeline.extract.captions import caption_label, is_figure_caption
 from pipeline.extract.columns import cut_line
 from pipeline.extract.words import Line, split_line
+
+_NAMED = re.compile(r"Tab|TAB|Fig|FIG|Exhibit|EXHIBIT")  # cheap test before looking for caption starts
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,13 @@ class Band:
 
 def find_bands(lines: list[Line], size: float, reach: float = 12.0) -> list[Band]:
     """Bands between two caption starts side by side (within ``reach`` line heights of each other)."""
-    starts = [f for ln in lines for f in split_line(ln, 1.0) if caption_label(f.text) or is_figure_caption(f.text)]
+    starts = [
+        f
+        for ln in lines
+        if _NAMED.search(ln.text)
+        for f in split_line(ln, 1.0)
+        if caption_label(f.text) or is_figure_caption(f.text)
+    ]
     ordered = sorted(lines, key=lambda ln: ln.top)
     bands: list[Band] = []
     for a, b in permutations(starts, 2):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pipeline.extract.captions import Caption, caption_label, is_figure_caption
@@ -10,6 +11,8 @@ from pipeline.extract.columns import column_of
 from pipeline.extract.layout import PageLayout, is_prose, is_tabular
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line
+
+_CONTINUATION_NOTE = re.compile(r"^\W*(?:continued\b|cont'd\b|cont\.).{0,30}$", re.IGNORECASE)
 
 
 @dataclass
@@ -67,7 +70,7 @@ def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float],
     ]
     width = span[1] - span[0]
     rules: list[Item] = [
-        r
+        _clip(r, span, [*layout.gutters, *(b.x for b in layout.bands)])
         for r in layout.hrules
         if (r.x1 - r.x0) >= max(30.0, 0.1 * width)
         and layout.body_top <= r.top
@@ -79,13 +82,32 @@ def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float],
     return sorted(items, key=_top) if below else sorted(items, key=_bottom, reverse=True)
 
 
+def _clip(rule: Rule, span: tuple[float, float], gutters: list[float]) -> Rule:
+    """A rule that runs on over a gutter into the next column (two tables' top rules drawn as one) is this
+    column's part of it."""
+    lo = span[0] if any(abs(span[0] - g) < 1 for g in gutters) else rule.x0
+    hi = span[1] if any(abs(span[1] - g) < 1 for g in gutters) else rule.x1
+    x0, x1 = max(rule.x0, lo), min(rule.x1, hi)
+    return rule if (x0, x1) == (rule.x0, rule.x1) else Rule(x0, rule.top, x1, rule.bottom)
+
+
 def _gap(prev_edge: float, item: Item, below: bool) -> float:
     return (item.top - prev_edge) if below else (prev_edge - item.bottom)
 
 
 def _is_stop_line(line: Line, width: float, layout: PageLayout) -> bool:
+    """Running text, another caption, or a note that the table goes on ('(Continued on next page)');
+    running text inside a ruled cell (vertical rules on both sides) is the table's."""
     text = line.text
-    return is_prose(line, width, layout.body_size) or bool(caption_label(text)) or is_figure_caption(text)
+    if caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text):
+        return True
+    return is_prose(line, width, layout.body_size) and not _walled(line, layout)
+
+
+def _walled(line: Line, layout: PageLayout) -> bool:
+    y = (line.top + line.bottom) / 2
+    beside = [r.x for r in layout.content.rules if not r.horizontal and r.top <= y <= r.bottom]
+    return any(x <= line.x0 + 1 for x in beside) and any(x >= line.x1 - 1 for x in beside)
 
 
 def _side_score(items: list[Item], caption: Caption, width: float, layout: PageLayout, below: bool) -> float:

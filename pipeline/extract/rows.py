@@ -63,15 +63,36 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
     if len(rows) < 2:
         return 0
     width = x1 - x0
-    long_rules = sorted((r for r in rules if r.horizontal and r.x1 - r.x0 >= 0.6 * width), key=lambda r: r.y)
+    long_rules = sorted(
+        (
+            r
+            for r in rules
+            if r.horizontal
+            and r.x1 - r.x0 >= 0.6 * width
+            and not any(row.top + 0.5 < r.y < row.bottom - 0.5 for row in rows)  # a rule between lines
+        ),
+        key=lambda r: r.y,
+    )
     for rule in long_rules:
         above = [r for r in rows if r.middle < rule.y]
         below = [r for r in rows if r.middle > rule.y]
         if above and below:
             if len(above) <= max(4, len(rows) // 3):
-                return len(above)
+                return _labels_before_data(above)
             break
     for i, row in enumerate(rows[:6]):
         if numeric_share(row) >= 0.5 and len(row.segments) >= 2:
             return i
     return 1 if len(rows) > 2 else 0
+
+
+def _labels_before_data(above: list[Row]) -> int:
+    """Rows above the header rule, less a row under the labels that names itself in the stub and holds
+    numbers (a reference result set above the rule is data; sub-labels like '5 20 100' stay header)."""
+    left = min(r.x0 for r in above)
+    for i, row in enumerate(above[1:], start=1):
+        stub = row.segments[0]
+        named = not segment_is_numeric(stub) and stub.x0 - left < row.size
+        if named and numeric_share(row) >= 0.5 and len(row.segments) >= 2:
+            return i
+    return len(above)

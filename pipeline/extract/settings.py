@@ -8,7 +8,7 @@ from typing import Any
 
 from pipeline.errors import ConfigError
 
-EXTRACTOR_VERSION = "0.3.0"
+EXTRACTOR_VERSION = "0.4.0"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ def between_rows(rows: list[Row], placed: list[Placed], header_rows: int) -> set
     steps = [b - a for a, b in pairwise(base)]
     if len(steps) < 2:
         return set()
-    pitch = median(steps)
+    pitch = max(median(steps), 1.15 * median(r.size for r in rows))  # a short table's steps are few
     found = set()
     for i in range(1, len(rows) - 1):
         up, down = base[i] - base[i - 1], base[i + 1] - base[i]
@@ -81,7 +81,9 @@ def _occupied(cells: list[Placed], col: int) -> set[int]:
 
 def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> None:
     """Give a floating label the block of rows empty in its column around ``y``, between the rules
-    (``fences``) above and below it, if it sits centred on it."""
+    (``fences``) above and below it: all of it where rules close the block on both sides, nothing else
+    stands in the label's column there and the label is not set on its first or last line; else as far
+    as the label sits centred on it."""
     nearest = min(range(len(base)), key=lambda i: abs(base[i] - y))
     busy = _occupied(cells, p.col)
     in_header = nearest < header_rows
@@ -101,7 +103,10 @@ def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_ro
         lo -= 1
     while hi + 1 <= hi_limit and hi + 1 not in busy:
         hi += 1
-    lo, hi = _centre_block(lo, hi, y, base)
+    fenced = inside and (lo, hi) == (inside[0], inside[-1]) and top > float("-inf") and bottom < float("inf")
+    on_edge_row = min(abs(y - base[lo]), abs(y - base[hi])) < 0.5 * abs(base[hi] - base[lo]) / max(hi - lo, 1) / 2
+    if not fenced or on_edge_row:  # a label set on the block's first or last line names that line
+        lo, hi = _centre_block(lo, hi, y, base)
     p.row, p.row_span = lo, hi - lo + 1
 
 

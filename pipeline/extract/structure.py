@@ -8,16 +8,17 @@ from pipeline.extract.chars import Rule
 from pipeline.extract.grid import (
     Column,
     Placed,
-    bridging_segments,
     centred_span,
     find_columns,
     header_columns,
+    orphan_columns,
     place_segment,
 )
 from pipeline.extract.headers import widen_spanning_headers
 from pipeline.extract.rows import Row, build_rows, count_header_rows, segment_is_numeric
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.spans import settle_row_spans
+from pipeline.extract.straddle import straddling_segments
 from pipeline.extract.words import Word, join_words
 from pipeline.extract.wrapping import join_header_lines, merge_body_lines, numeric_columns
 
@@ -60,12 +61,13 @@ def build_grid(
     size = sorted(r.size for r in body)[len(body) // 2]
     vrules = [r for r in rules if not r.horizontal and _crosses_body(r, body)]
     rotated = [w for w in words if not w.upright]
-    bridging = bridging_segments(body)
-    columns = find_columns(body, vrules, settings.column_gap * size, [(w.x0, w.x1) for w in rotated], bridging)
+    straddling = straddling_segments(body)
+    columns = find_columns(body, vrules, settings.column_gap * size, [(w.x0, w.x1) for w in rotated], straddling)
     if not columns:
         return None
+    columns = orphan_columns(columns, rows, straddling)
     placed = _merge_collisions(
-        [p for i, row in enumerate(rows) for p in _place_row(i, row, i < header_rows, columns, bridging)]
+        [p for i, row in enumerate(rows) for p in _place_row(i, row, i < header_rows, columns, straddling)]
     )
     hrules = [r for r in rules if r.horizontal]
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
@@ -73,35 +75,39 @@ def build_grid(
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
-    widen_spanning_headers(placed, header_rows, columns, rules, size, stubs)
+    widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])
     placed = _merge_collisions(placed)
     n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
     return Grid(placed, n_rows, len(columns), header_rows, group_rows)
 
 
-def _place_row(i: int, row: Row, header: bool, columns: list[Column], bridging: set[int]) -> list[Placed]:
+def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling: set[int]) -> list[Placed]:
     """A header segment stays whole, spanning the columns its extent covers (a word hanging over a gap
     is no evidence of a column); so does a body line of one stretch of words (a group label or a
-    wrapped line), and a body segment that bridges columns (it spans them); other body segments split
-    at column edges."""
-    out = []
+    wrapped line), and a body segment that straddles columns (it spans them, as far as it is centred
+    on them); other body segments split at column edges."""
+    if header:
+        return [
+            Placed(i, first, list(s.words), col_span=last - first + 1)
+            for s in row.segments
+            for first, last in [header_columns(s.x0, s.x1, columns)]
+        ]
+    out: list[Placed] = []
+    spanning: list[Placed] = []
     whole = len(row.segments) == 1 and not segment_is_numeric(row.segments[0])
     for segment in row.segments:
-        if header:
-            first, last = header_columns(segment.x0, segment.x1, columns)
-            out.append(Placed(i, first, list(segment.words), col_span=last - first + 1))
-            continue
         pieces = place_segment(segment, columns)
-        spans = id(segment) in bridging
+        spans = id(segment) in straddling
         if (whole or spans) and len(pieces) > 1:
             first = min(p[0] for p in pieces)
             last = max(p[0] + p[1] - 1 for p in pieces)
             pieces = [(first, (last - first + 1) if spans else 1, list(segment.words))]
-        out.extend(Placed(i, col, seg_words, col_span=span) for col, span, seg_words in pieces)
-    for p in out:
-        if not header and p.col_span > 1:
-            taken = {c for q in out if q is not p for c in range(q.col, q.col + q.col_span)}
-            p.col, p.col_span = centred_span(p, columns, taken)
+        placed = [Placed(i, col, seg_words, col_span=span) for col, span, seg_words in pieces]
+        out += placed
+        spanning += [p for p in placed if spans or p.col_span > 1]
+    for p in spanning:
+        taken = {c for q in out if q is not p for c in range(q.col, q.col + q.col_span)}
+        p.col, p.col_span = centred_span(p, columns, taken)
     return out
 
 

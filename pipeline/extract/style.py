@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from pipeline.extract.chars import Rule
 from pipeline.extract.words import Word
 
+_SPREAD = "±([∓"
+
 
 def _main_chars(words: Sequence[Word]) -> list:
     chars = [c for w in words for c in w.chars if c.text.isalnum()]
@@ -14,11 +16,15 @@ def _main_chars(words: Sequence[Word]) -> list:
 
 
 def is_bold(words: Sequence[Word]) -> bool:
-    """Bold when the cell's first number or word is set in a bold font (a '±std' tail may be regular)."""
-    chars = _main_chars(words)
+    """Bold when the cell's main part is set in a bold font: what comes before a '±' or '(' spread
+    (a '±std' tail may be regular, and a bold '(+0.2)' delta alone does not make the value bold)."""
+    ordered = [c for w in sorted(words, key=lambda w: (round(w.baseline), w.x0)) for c in w.chars]
+    cut = next((i for i, c in enumerate(ordered) if i and c.text in _SPREAD), len(ordered))
+    chars = [c for c in ordered[:cut] if c.text.isalnum()] or _main_chars(words)
     if not chars:
         return False
-    head = [c for c in chars if c.size >= 0.85 * max(ch.size for ch in chars)]
+    big = 0.85 * max(c.size for c in chars)
+    head = [c for c in chars if c.size >= big]
     return sum(c.bold for c in head) * 2 > len(head)
 
 

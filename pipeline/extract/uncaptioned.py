@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from pipeline.extract.chars import PageContent, Rule, merge_collinear
+from pipeline.extract.chars import PageContent, Rule
+from pipeline.extract.graphics import merge_collinear
 from pipeline.extract.layout import PageLayout, body_bounds, is_prose, is_tabular
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line

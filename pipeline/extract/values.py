@@ -17,6 +17,9 @@ _VALUE = re.compile(
 )
 
 
+_POWER = re.compile(rf"^(?P<num>{_NUMBER})\s*[×x·⋅∗*]\s*10\^(?P<exp>[-+]?\d+)\s*(?P<marks>[{re.escape(_MARKS)}]*)$")
+
+
 @dataclass
 class ParsedValue:
     value: float | None = None
@@ -35,7 +38,8 @@ def _to_float(text: str | None) -> float | None:
 
 
 def parse_value(text: str) -> ParsedValue:
-    """The number a cell prints, its ± or parenthesised spread, a percent sign and trailing marks.
+    """The number a cell prints, its ± or parenthesised spread, a percent sign and trailing marks; a
+    power of ten with its exponent marked ("4.9 × 10^-5", see ``exponent_text``) is read as one number.
 
     Text that is not a single number ("ResNet-50", "88.4/88.5*", "-") gives value None; marks are still
     collected from the end ("8.43†" -> 8.43, marks ["†"]).
@@ -43,6 +47,10 @@ def parse_value(text: str) -> ParsedValue:
     cleaned = " ".join(text.translate(_MINUS).split())
     if cleaned.lower() in _MISSING:
         return ParsedValue()
+    power = _POWER.match(cleaned) if "^" in cleaned else None
+    if power and _to_float(power.group("num")) is not None:
+        value = _to_float(f"{power.group('num')}e{int(power.group('exp'))}")  # decimal, not mantissa * 10**e
+        return ParsedValue(value=value, marks=list(power.group("marks")))
     m = _VALUE.match(cleaned)
     if not m or _to_float(m.group("num")) is None:
         return ParsedValue(marks=_trailing_marks(cleaned))
@@ -75,3 +83,11 @@ def looks_numeric(text: str) -> bool:
     """A cell that starts with a number, units or counts after it allowed ("40.3B", "2.25 × 10^24")."""
     cleaned = text.translate(_MINUS).strip()
     return is_numeric(cleaned) or bool(re.match(r"^[-+~≈<>]?\(?\d", cleaned))
+
+
+def exponent_text(text: str, raised: str) -> str:
+    """The cell text with a raised exponent after '10' marked ('2.3 · 1019', raised '19' -> '2.3 · 10^19'):
+    printed superscripts lose their height in the text, and '1019' is not the number meant."""
+    if raised and re.fullmatch(r"[-+]?\d+", raised) and text.endswith("10" + raised):
+        return text[: len(text) - len(raised)] + "^" + raised
+    return text

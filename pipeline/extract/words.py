@@ -21,10 +21,13 @@ class Word:
     size: float  # the largest glyph size in the word (superscripts are smaller)
     upright: bool = True
     _baseline: float | None = None
+    _text: str | None = None
 
     @property
     def text(self) -> str:
-        return "".join(c.text for c in self.chars)
+        if self._text is None:
+            self._text = "".join(c.text for c in self.chars)
+        return self._text
 
     @property
     def baseline(self) -> float:
@@ -54,10 +57,16 @@ class Word:
 
     def add(self, ch: Char) -> None:
         self.chars.append(ch)
-        self._baseline = None
-        self.x0, self.x1 = min(self.x0, ch.x0), max(self.x1, ch.x1)
+        self._baseline = self._text = None
+        if ch.x0 < self.x0:
+            self.x0 = ch.x0
+        if ch.x1 > self.x1:
+            self.x1 = ch.x1
         if ch.size >= 0.85 * self.size:  # superscripts do not stretch the word's box
-            self.top, self.bottom = min(self.top, ch.top), max(self.bottom, ch.bottom)
+            if ch.top < self.top:
+                self.top = ch.top
+            if ch.bottom > self.bottom:
+                self.bottom = ch.bottom
         if ch.size > self.size:
             self.size, self.top, self.bottom = ch.size, ch.top, ch.bottom
 
@@ -85,7 +94,8 @@ def _continues(word: Word, ch: Char, word_gap: float) -> bool:
     last = word.chars[-1]
     em = max(last.size, ch.size)
     gap = ch.x0 - last.x1
-    if gap > word_gap * em or gap < -0.3 * em:
+    raised = ch.size < 0.85 * word.size and ch.bottom < word.baseline - 0.1 * word.size
+    if gap > (0.5 if raised else word_gap) * em or gap < -0.3 * em:  # an exponent or mark joins its number
         return False
     overlap = min(word.bottom, ch.bottom) - max(word.top, ch.top)
     return overlap > 0.3 * min(word.bottom - word.top, ch.bottom - ch.top)
@@ -165,6 +175,18 @@ def join_words(words: Sequence[Word]) -> str:
             parts.append(w.text)
             prev = w
     return "".join(parts)
+
+
+def raised_tail(words: Sequence[Word]) -> str:
+    """The smaller glyphs set above the baseline at the end of the last line (an exponent, a mark)."""
+    line = max(words, key=lambda w: (round(w.baseline), w.x1))
+    main = [c for c in line.chars if c.size >= 0.85 * line.size]
+    tail: list[str] = []
+    for ch in reversed(line.chars):
+        if ch.size >= 0.85 * line.size or not main or ch.baseline > line.baseline - 0.2 * line.size:
+            break
+        tail.append(ch.text)
+    return "".join(reversed(tail))
 
 
 def _same_line(anchor: Word, w: Word) -> bool:

@@ -11,7 +11,7 @@ from pipeline.extract.rows import Row
 from pipeline.extract.spans import row_baselines
 from pipeline.extract.style import is_bold, is_italic
 from pipeline.extract.values import looks_numeric
-from pipeline.extract.words import join_words
+from pipeline.extract.words import Word, join_words
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
 
@@ -29,7 +29,7 @@ def _drop_row(placed: list[Placed], r: int) -> None:
 def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
     """Header lines that continue the line above cell for cell ('Ours-JFT' over '(ViT-H/14)') are one
     header row, with the labels set centred across both lines; a line of quantities under names
-    ('(252M)') stays a row of its own.
+    ('(252M)'), or of labels in another font (metrics under bold task names), stays a row of its own.
 
     Returns the new number of header rows and the remaining rows."""
     r = 0
@@ -39,7 +39,11 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
         cells = [p for p in [*upper.values(), *lower.values()] if p not in centred]
         simple = all(p.col_span == 1 and p.row_span == 1 for p in cells)
         quantities = all(_QUANTITY.match(join_words(p.words)) for p in lower.values())
+        restyled = sum(_style(upper[c].words) != _style(p.words) for c, p in lower.items() if c in upper)
         if lower and simple and set(lower) <= set(upper) - {p.col for p in centred} and not quantities:
+            if restyled * 2 >= len(lower):  # another font under each label: another level, not a wrapped line
+                r += 1
+                continue
             for col, p in lower.items():
                 upper[col].words.extend(p.words)
                 placed.remove(p)
@@ -51,6 +55,10 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
             continue
         r += 1
     return header_rows, rows
+
+
+def _style(words: list[Word]) -> tuple[bool, bool, float]:
+    return is_bold(words), is_italic(words), round(max(w.size for w in words) / 0.5) * 0.5
 
 
 def numeric_columns(placed: list[Placed], header_rows: int, n_cols: int) -> set[int]:

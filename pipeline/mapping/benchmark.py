@@ -11,6 +11,7 @@ from pipeline.mapping.links import LabelPath, Linker
 from pipeline.mapping.model import Alternative, Link
 
 CAPTION_BONUS = 5.0  # per label: a benchmark the caption names wins a near tie
+DOCUMENT_BONUS = 5.0  # per label: the benchmark most of the paper's other tables report wins a near tie
 MODEL_WEIGHT = 0.5  # a model label counts half as much as a dataset label
 SAME_DATA_WEIGHT = 0.9  # a label naming another benchmark's copy of a dataset: the model labels decide
 
@@ -49,9 +50,12 @@ def choose_benchmark(
     caption: str,
     where: str,
     context: tuple[str, ...] = (),
+    document: str | None = None,
 ) -> Link:
     """Dataset labels vote with their best score per benchmark, model labels with half theirs, and a caption
-    naming a benchmark adds a little; a tie between the top two is left undecided."""
+    naming a benchmark adds a little, as does being ``document``, the benchmark most of the paper's other tables
+    report (GenBench's copies of GUE datasets, printed with GUE's names); a tie between the top two is left
+    undecided."""
     weights: dict[str, float] = defaultdict(float)
     hits: dict[str, int] = defaultdict(int)
     model_hits: dict[str, int] = defaultdict(int)
@@ -69,6 +73,8 @@ def choose_benchmark(
     n = max(len(dataset_paths), 1)
     for benchmark in named:
         weights[benchmark] += CAPTION_BONUS * n
+    if document in weights:
+        weights[document] += DOCUMENT_BONUS * n
     order = sorted((b for b in weights if weights[b] > 0), key=lambda b: -weights[b])
     others = [Alternative(b, linker.catalogue.benchmark(b).name, round(weights[b] / n, 1)) for b in order[1:4]]
     label = caption[:80]
@@ -85,5 +91,7 @@ def choose_benchmark(
     )
     if top in named:
         reason += "; the caption names it"
+    if top == document:
+        reason += "; most other tables of the paper report it"
     score = round(min(weights[top] / n, 100.0), 1)
     return Link("benchmark", top, name, label, where, score, "labels", reason, others)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pipeline.catalogue import Catalogue
 from pipeline.mapping.aggregates import add_cross_table_notes
 from pipeline.mapping.links import Linker
-from pipeline.mapping.model import MappingFile
+from pipeline.mapping.model import MappingFile, TableMapping
 from pipeline.mapping.overrides import SourcePins
 from pipeline.mapping.table import TableMapper
 from pipeline.model import TablesFile
@@ -25,6 +26,14 @@ def map_tables(
     linker = Linker(catalogue)
     source_sha256 = str(tables.source.get("sha256", ""))
     mapped = [TableMapper(table, linker, pins).map(source_sha256) for table in tables.tables]
+    document = _main_benchmark(mapped)
+    if document is not None:  # a second look at the other tables: a near tie goes to the paper's benchmark
+        mapped = [
+            m
+            if m.benchmark is None or m.benchmark.id == document
+            else TableMapper(t, linker, pins, document).map(source_sha256)
+            for t, m in zip(tables.tables, mapped, strict=True)
+        ]
     add_cross_table_notes(mapped, catalogue)
     return MappingFile(
         source={"id": tables.source.get("id"), "sha256": source_sha256},
@@ -33,3 +42,12 @@ def map_tables(
         overrides={"used": sorted(pins.used), "unused": pins.unused()},
         tables=mapped,
     )
+
+
+def _main_benchmark(mapped: list[TableMapping]) -> str | None:
+    """The benchmark more of the source's tables report than any other (None without a clear one)."""
+    counts = Counter(m.benchmark.id for m in mapped if m.benchmark is not None and m.benchmark.id is not None)
+    ranked = counts.most_common(2)
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]

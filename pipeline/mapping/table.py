@@ -42,8 +42,9 @@ class _Linked:
 class TableMapper:
     """Maps the value cells of one table; links for a label are made once and shared by its cells."""
 
-    def __init__(self, table: Table, linker: Linker, pins: SourcePins) -> None:
+    def __init__(self, table: Table, linker: Linker, pins: SourcePins, document: str | None = None) -> None:
         self.table = table
+        self.document = document  # the benchmark most of the paper's other tables report
         self.linker = linker
         self.pins = pins
         self.key = table.label or f"table-{table.index}"
@@ -83,7 +84,7 @@ class TableMapper:
         else:
             where = "row" if by_columns else "column"
             paths = list(dataset_axis.values()), list(model_axis.values())
-            result.benchmark = choose_benchmark(self.linker, *paths, table.caption, where, self.context)
+            result.benchmark = choose_benchmark(self.linker, *paths, table.caption, where, self.context, self.document)
         linked = []
         for vc in cells:
             row, column = rows[(vc.row_path, vc.row_texts)], columns[vc.col_path]

@@ -1,10 +1,11 @@
 """bold-not-best: a bold value that is not the best in its line, or a best value left plain.
 
 Bold marks the best model, so lines run across the models' axis when the records or the catalogue tell
-where the models are; otherwise rows (split by column groups) or columns (split by row groups), whichever
-explains the bold cells with fewer exceptions. Lines mix no units, spreads or named metrics (a percent
-column is its own line), leave out emphasis (a column or row printed bold throughout) and, when the caption
-restricts "best" to rows without a mark ("best among models trained only on ..."), the marked rows.
+where the models are; otherwise rows (split by column groups, or across them when each group is a model over
+its metric columns) or columns (split by row groups), whichever explains the bold cells with fewer exceptions.
+Lines mix no units, spreads or named metrics (a percent column is its own line), leave out emphasis (a column
+or row printed bold throughout) and, when the caption restricts "best" to rows without a mark ("best among
+models trained only on ..."), the marked rows.
 The direction comes from the metric, else from the bold cells themselves when they agree.
 "Not best" is proved with printed-precision intervals, so ties and near-ties never count.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import PrintedNumber
-from pipeline.audit.labels import aggregate_kind, model_axis
+from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
 from pipeline.audit.metrics import cell_metric
 from pipeline.audit.tableview import Pos, TableView
 
@@ -125,11 +126,16 @@ def _set_apart(view: TableView, pos: Pos) -> bool:
 
 
 def _lines(inp: AuditInput, view: TableView, axis: str, eligible: set[Pos]) -> list[list[Pos]]:
-    """Rows split by column group, or columns split by row group; never mixing units, spreads or named metrics."""
+    """Rows split by column group (by leaf column when the groups are the models), or columns split by row group;
+    never mixing units, spreads or named metrics."""
     groups: dict[tuple[object, ...], list[Pos]] = {}
+    across_groups = axis == "row" and groups_name_models(inp, view)
     for pos in sorted(eligible):
         row, col = pos
-        key = (row, view.col_groups.get(col)) if axis == "row" else (col, view.row_groups.get(row))
+        if axis == "row":
+            key: tuple[object, ...] = (row, view.leaf(col) if across_groups else view.col_groups.get(col))
+        else:
+            key = (col, view.row_groups.get(row))
         number = view.numbers[pos]
         kind = (number.percent, number.plus_minus is not None, _named_metric(inp, view, pos))
         groups.setdefault((*key, *kind), []).append(pos)

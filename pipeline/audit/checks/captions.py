@@ -2,7 +2,8 @@
 
 The models' axis comes from the records (which configuration each cell belongs to) or from the
 catalogue's model names in the labels; without either, a count is accepted when it matches any way of
-counting the table's rows or columns, so only a count that fits nothing is flagged.
+counting the table's rows or columns, so only a count that fits nothing is flagged. A count of baselines
+leaves out the paper's own model ("Ours", "proposed").
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ _NUMBERS = {
 }  # fmt: skip
 _NOUNS = r"(?:models|methods|baselines|approaches|architectures|systems|LMs|predictors|tools|agents|encoders)"
 _STARTERS = {"of", "the", "all", "across", "for", "with", "among", "between", "we", "our", "these", "on", "and"}
+_BASELINES = re.compile(r"\b(?:baselines|competitors|competing)\b", re.IGNORECASE)
+_OURS = re.compile(r"\bours\b|\bproposed\b|\bour (?:model|method|approach)\b", re.IGNORECASE)
 COUNT_CLAIM = re.compile(
     rf"(?<!top )(?<!top-)(?<!first )(?<!last )\b(?P<n>\d{{1,2}}|{'|'.join(_NUMBERS)})(?!\s+of\b)"
     rf"\s+(?:[\w-]+\s+){{0,3}}?{_NOUNS}\b",
@@ -37,11 +40,13 @@ def check_caption_counts(inp: AuditInput) -> list[Issue]:
         word = match.group("n").lower()
         claimed = int(word) if word.isdigit() else _NUMBERS[word]
         axis, counts = _model_counts(inp, view)
-        if claimed in counts.values():
+        own = _own_lines(view) if _BASELINES.search(match.group(0)) else 0  # baselines leave out "Ours"
+        if claimed + own in counts.values():
             continue
         shown = counts.get(axis) if axis else None
         found = {"models": shown, "axis": axis} if axis else {"counts": counts}
         what = f"{shown} model {'columns' if axis == 'col' else 'rows'}" if axis else _describe(counts)
+        what += f", {own} of them the paper's own" if own else ""
         issues.append(
             Issue(
                 f"the caption says '{match.group(0)}' ({claimed}) but the table shows {what}",
@@ -55,6 +60,12 @@ def check_caption_counts(inp: AuditInput) -> list[Issue]:
             )
         )
     return issues
+
+
+def _own_lines(view: TableView) -> int:
+    """Rows or columns naming the paper's own model ("Ours", "X (ours)", "proposed")."""
+    labels = [view.row_labels.get(r, "") for r in view.body_rows] + [view.col_label(c) for c in view.value_cols]
+    return sum(bool(_OURS.search(label)) for label in labels)
 
 
 def _counts_models(match: re.Match[str]) -> bool:

@@ -14,6 +14,12 @@ from pipeline.audit.context import AuditInput
 from pipeline.audit.text import Sentence, cited_tables, table_key
 from pipeline.model import Table
 
+# What follows a split's name: the split itself, or a score measured on it ("test accuracy", "validation MCC").
+_SPLIT_NOUNS = (
+    r"(?:(?:set|split|data|partition|accuracy|scores?|results?|performance|loss|error|metrics?)s?\b"
+    r"|(?:MCC|AUROC|AUPRC|AUC|F1|MSE)(?!\w))"
+)
+
 OPPOSITIONS: dict[str, dict[str, re.Pattern[str]]] = {
     "range": {
         "short-range": re.compile(r"\bshort[- ](?:range|context|sequence)s?\b", re.I),
@@ -28,8 +34,11 @@ OPPOSITIONS: dict[str, dict[str, re.Pattern[str]]] = {
         "fine-tuned": re.compile(r"\bfine[- ]?tun(?:ed|ing)\b", re.I),
     },
     "split": {
-        "test": re.compile(r"\b(?:held[- ]out )?test(?:ing)? (?:set|split|data|partition)s?\b", re.I),
-        "validation": re.compile(r"\b(?:validation|val|dev|development) (?:set|split|data|partition)s?\b", re.I),
+        "test": re.compile(rf"\b(?:held[- ]out )?test(?:ing)?[- ]{_SPLIT_NOUNS}", re.I),
+        "validation": re.compile(
+            rf"(?<!cross-)(?<!cross )\b(?:validation|val|dev|development)[- ]{_SPLIT_NOUNS}",
+            re.I,
+        ),
     },
 }
 _NEGATION = re.compile(

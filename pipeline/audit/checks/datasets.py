@@ -136,9 +136,11 @@ def _claimed(inp: AuditInput, view: TableView, row: int, dataset: DatasetDef) ->
     named = [p for p in parts if inp.catalogue is not None and dataset in datasets_named(inp.catalogue, p)]
     forms = {*named, dataset.task, *dataset.aliases}
     patterns = [re.compile(rf"(?<!\w){re.escape(f)}(?!\w)", re.IGNORECASE) for f in forms if len(f) >= 6]
+    sources = [re.compile(rf"(?<!\w){re.escape(o)}(?!\w)") for o in _origins(inp, dataset)]
     for sentence in _texts(inp, view):
-        if _OWN.search(sentence.text) and any(p.search(sentence.text) for p in patterns):
-            return sentence
+        text = sentence.text
+        if _OWN.search(text) and any(p.search(text) for p in patterns) and not any(s.search(text) for s in sources):
+            return sentence  # naming the source in the same sentence ("we collected X from GUE") credits it
     return None
 
 

@@ -2,7 +2,9 @@
 
 Fractions printed as percentages are common, so a metric bounded by [-1, 1] is read on the percent scale
 when its cells carry "%" or most of the table's values of that metric exceed 1 in magnitude. A value is
-out of range only if its whole printed-precision interval is.
+out of range only if its whole printed-precision interval is. Where only the caption names the metric, a
+short line (fewer than three cells) is judged by its neighbours: a value is flagged only beside in-range
+values of that metric and printed on their scale, and a line mostly out of range is noted, not flagged.
 """
 
 from __future__ import annotations
@@ -35,9 +37,13 @@ def check_ranges(inp: AuditInput) -> list[Issue]:
             lo, hi = (None if b is None else b * scale for b in bounds)
             line = ("row", pos[0]) if metric.origin == "row" else ("col", pos[1])
             lines.setdefault(line, []).append((pos, _judge(view, pos, metric, lo, hi)))
-        for line in [k for k, judged in lines.items() if len(judged) < 3]:
-            if all(metrics[pos].origin == "caption" for pos, _ in lines[line]):
-                del lines[line]  # a caption's metric is a weak guess for a line this short
+        in_range = [pos for judged in lines.values() for pos, issue in judged if issue is None]
+        for line, judged in lines.items():
+            if len(judged) < 3 and all(metrics[pos].origin == "caption" for pos, _ in judged):
+                # a caption's metric is a weak guess for a line this short: a value stays flagged only as an
+                # outlier among in-range values of that metric beside it
+                same = {pos: [p for p in in_range if metrics[p].metric == metrics[pos].metric] for pos, _ in judged}
+                lines[line] = [(pos, issue if _outlier(view, pos, same[pos]) else None) for pos, issue in judged]
         for (axis, index), judged in lines.items():
             flagged = [issue for _, issue in judged if issue is not None]
             if len(flagged) >= 2 and len(flagged) * 2 > len(judged):
@@ -45,6 +51,12 @@ def check_ranges(inp: AuditInput) -> list[Issue]:
                 continue
             issues.extend(flagged)
     return issues
+
+
+def _outlier(view: TableView, pos: Pos, in_range: list[Pos]) -> bool:
+    """Beside in-range values (its row or column) and printed on their scale (within twice the largest)."""
+    near = [abs(view.numbers[p].value) for p in in_range if p != pos and (p[0] == pos[0] or p[1] == pos[1])]
+    return bool(near) and abs(view.numbers[pos].value) <= 2 * max(near)
 
 
 def _difference(view: TableView, pos: Pos) -> bool:

@@ -1,7 +1,8 @@
 """error-bars-claimed: the text or checklist claims error bars, deviations or intervals; no table prints any.
 
 A claim is a sentence that says uncertainty is reported (error bars; standard deviations or errors,
-confidence intervals shown, given, in parentheses, over N runs; a checklist answer "Yes"), not negated.
+confidence intervals shown, given, in parentheses, over N runs; what "±" denotes; a checklist answer "Yes",
+"Answer: [Yes]"), not negated.
 A table prints uncertainty when a cell carries "±" or "(sd)", or a header names std / SD / CI.
 """
 

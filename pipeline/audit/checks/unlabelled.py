@@ -113,9 +113,15 @@ def _issue(view: TableView, axis: str, candidate: int, verdicts: list[Verdict]) 
         cells=[*cells, *(p for v in verdicts for p in v.parts)],
         subjects=cells,
         expected={"kind": f"a {noun} of results, not the mean of other {noun}s"},
-        found={"computations": [{"cell": list(v.pos), "computation": v.computation} for v in verdicts]},
+        found={"positions_equal_to_the_mean": len(verdicts)},
         tolerance="printed precision: each printed value stands for half a unit of its last digit either side; "
         "the mean of the parts' intervals meets the printed interval in every position",
         severity="warning",
-        details={"verdict": "unlabelled mean", "axis": axis, "parts": parts},
+        details={
+            "verdict": "unlabelled mean",
+            "axis": axis,
+            "parts": parts,
+            "chance_agreement": f"{float(chance_agreement(view, verdicts)):.1e} (at most {float(MAX_CHANCE):.0e})",
+            "computations": [{"cell": list(v.pos), "computation": v.computation} for v in verdicts],
+        },
     )
