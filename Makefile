@@ -28,6 +28,8 @@ lint: $(VENV)/.installed
 bench-tables: $(VENV)/.installed
 	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) $(SHARED)/bench/score_tables.py --gold $(SHARED)/corpus/gold --icdar \
 		--systems project,camelot-stream,camelot-lattice,pdfplumber
+	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) $(SHARED)/bench/score_tables.py --gold benchmarks/gold_dev2 \
+		--systems project,camelot-stream
 
 bench-map: $(VENV)/.installed
 	$(PY) benchmarks/bench_map.py
