@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from pathlib import Path
 
-import pdfplumber
 import pytest
+from roundtrip import assert_cells_found_in_their_bboxes
 
-from pipeline.extract.chars import normalise_text
 from pipeline.extract.document import extract_tables
 from pipeline.fixtures import FEATURE_PAPERS, PaperTruth, TableTruth, demo_truth, render_paper, write_demo_paper
 from pipeline.model import Table, TablesFile
@@ -75,26 +73,10 @@ def test_values_keep_the_printed_text_beside_the_number(rendered: dict) -> None:
         assert cell.locator is not None and cell.locator.row == cell.row and cell.locator.col == cell.col
 
 
-def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
-    x, y = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
-    return obj.get("object_type") == "char" and box[0] <= x <= box[2] and box[1] <= y <= box[3]
-
-
-def _squash(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", normalise_text(text)).split())
-
-
 @pytest.mark.parametrize("name", sorted(FEATURE_PAPERS))
 def test_each_cell_text_is_found_again_inside_its_bbox(name: str, rendered: dict) -> None:
     pdf, _, found = rendered[name]
-    with pdfplumber.open(pdf) as doc:
-        for table in found.tables:
-            page = doc.pages[table.page - 1]
-            for cell in table.cells:
-                if not cell.text or cell.bbox is None:
-                    continue
-                inside = page.filter(lambda obj, box=cell.bbox: _centre_inside(obj, box))
-                assert _squash(cell.text) == _squash(inside.extract_text()), (table.label, cell.row, cell.col)
+    assert_cells_found_in_their_bboxes(pdf, found)
 
 
 def test_demo_paper_tables_come_out_exactly(tmp_path: Path) -> None:

@@ -4,14 +4,12 @@ labels, two tables side by side."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-import pdfplumber
 import pytest
+from roundtrip import assert_cells_found_in_their_bboxes
 
-from pipeline.extract.chars import normalise_text
 from pipeline.extract.document import extract_tables
 from pipeline.fixtures import PaperTruth, render_paper
 from pipeline.fixtures.extra_features import EXTRA_FEATURE_PAPERS, render_side_by_side
@@ -79,25 +77,7 @@ def test_values_centred_across_two_columns_span_them_and_keep_their_value(render
     assert (cell.col, cell.col_span, cell.value) == (3, 2, 22.7)
 
 
-def _squash(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", normalise_text(text)).split())
-
-
 @pytest.mark.parametrize("name", sorted(RENDERERS))
 def test_each_cell_text_is_found_again_inside_its_bbox(name: str, rendered: dict) -> None:
     pdf, _, found = rendered[name]
-    with pdfplumber.open(pdf) as doc:
-        for table in found.tables:
-            page = doc.pages[table.page - 1]
-            for cell in table.cells:
-                if not cell.text or cell.bbox is None:
-                    continue
-                box = cell.bbox
-                inside = page.filter(
-                    lambda obj, box=box: (
-                        obj.get("object_type") == "char"
-                        and box[0] <= (obj["x0"] + obj["x1"]) / 2 <= box[2]
-                        and box[1] <= (obj["top"] + obj["bottom"]) / 2 <= box[3]
-                    )
-                )
-                assert _squash(cell.text) == _squash(inside.extract_text()), (table.label, cell.row, cell.col)
+    assert_cells_found_in_their_bboxes(pdf, found)

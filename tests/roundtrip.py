@@ -1,0 +1,32 @@
+"""The round-trip check shared by the extraction tests: each cell's text is printed inside its bbox."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import pdfplumber
+
+from pipeline.extract.chars import normalise_text
+from pipeline.model import TablesFile
+
+
+def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
+    x, y = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
+    return obj.get("object_type") == "char" and box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def squash(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", normalise_text(text)).split())
+
+
+def assert_cells_found_in_their_bboxes(pdf: Path, found: TablesFile) -> None:
+    """Read independently with pdfplumber, the characters inside each cell's bbox spell its text."""
+    with pdfplumber.open(pdf) as doc:
+        for table in found.tables:
+            page = doc.pages[table.page - 1]
+            for cell in table.cells:
+                if not cell.text or cell.bbox is None:
+                    continue
+                inside = page.filter(lambda obj, box=cell.bbox: _centre_inside(obj, box))
+                assert squash(cell.text) == squash(inside.extract_text()), (table.label, cell.row, cell.col)
