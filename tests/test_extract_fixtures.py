@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from roundtrip import assert_cells_found_in_their_bboxes
+from extraction_checks import assert_cells_found_in_their_bboxes, spans
 
 from pipeline.extract.document import extract_tables
 from pipeline.fixtures import FEATURE_PAPERS, PaperTruth, TableTruth, demo_truth, render_paper, write_demo_paper
@@ -29,10 +29,6 @@ def _parts(found: TablesFile, truth: TableTruth) -> list[Table]:
     return parts
 
 
-def _spans(table: Table) -> list[tuple[int, int, int, int]]:
-    return sorted((c.row, c.col, c.row_span, c.col_span) for c in table.cells if c.row_span > 1 or c.col_span > 1)
-
-
 @pytest.mark.parametrize("name", sorted(FEATURE_PAPERS))
 def test_feature_paper_tables_come_out_exactly(name: str, rendered: dict) -> None:
     _, paper, found = rendered[name]
@@ -47,7 +43,7 @@ def test_feature_paper_tables_come_out_exactly(name: str, rendered: dict) -> Non
         assert table.caption_position == truth.caption_position
         assert table.header_rows == truth.header_rows
         assert table.stub_cols == truth.stub_cols
-        assert _spans(table) == sorted((s.row, s.col, s.row_span, s.col_span) for s in truth.spans)
+        assert spans(table) == sorted((s.row, s.col, s.row_span, s.col_span) for s in truth.spans)
         assert sorted((c.row, c.col) for c in table.cells if c.bold) == sorted(map(tuple, truth.bold))
         assert table.continued_pages == truth.continued_pages
 
@@ -85,4 +81,4 @@ def test_demo_paper_tables_come_out_exactly(tmp_path: Path) -> None:
     for table in truth.tables:
         parts = _parts(found, table)
         assert [p.grid() for p in parts] == [p.cells for p in table.parts or [table]]
-        assert _spans(parts[0]) == sorted((s.row, s.col, s.row_span, s.col_span) for s in table.spans)
+        assert spans(parts[0]) == sorted((s.row, s.col, s.row_span, s.col_span) for s in table.spans)

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from roundtrip import assert_cells_found_in_their_bboxes
+from extraction_checks import assert_cells_found_in_their_bboxes, spans
 
 from pipeline.extract.document import extract_tables
 from pipeline.fixtures import PaperTruth, render_paper
 from pipeline.fixtures.extra_features import EXTRA_FEATURE_PAPERS, render_side_by_side
-from pipeline.model import Table, TablesFile
+from pipeline.model import TablesFile
 
 Render = Callable[[Path], PaperTruth]
 RENDERERS: dict[str, Render] = {
@@ -33,10 +33,6 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
     return out
 
 
-def _spans(table: Table) -> list[tuple[int, int, int, int]]:
-    return sorted((c.row, c.col, c.row_span, c.col_span) for c in table.cells if c.row_span > 1 or c.col_span > 1)
-
-
 @pytest.mark.parametrize("name", sorted(RENDERERS))
 def test_layout_tables_come_out_exactly(name: str, rendered: dict) -> None:
     _, paper, found = rendered[name]
@@ -48,7 +44,7 @@ def test_layout_tables_come_out_exactly(name: str, rendered: dict) -> None:
         assert table.caption == truth.caption
         assert table.caption_position == truth.caption_position
         assert table.header_rows == truth.header_rows
-        assert _spans(table) == sorted((s.row, s.col, s.row_span, s.col_span) for s in truth.spans)
+        assert spans(table) == sorted((s.row, s.col, s.row_span, s.col_span) for s in truth.spans)
         assert sorted((c.row, c.col) for c in table.cells if c.bold) == sorted(map(tuple, truth.bold))
 
 

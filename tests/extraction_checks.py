@@ -1,4 +1,4 @@
-"""The round-trip check shared by the extraction tests: each cell's text is printed inside its bbox."""
+"""Checks shared by the extraction tests on generated papers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pdfplumber
 
 from pipeline.extract.chars import normalise_text
-from pipeline.model import TablesFile
+from pipeline.model import Table, TablesFile
 
 
 def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
@@ -30,3 +30,8 @@ def assert_cells_found_in_their_bboxes(pdf: Path, found: TablesFile) -> None:
                     continue
                 inside = page.filter(lambda obj, box=cell.bbox: _centre_inside(obj, box))
                 assert squash(cell.text) == squash(inside.extract_text()), (table.label, cell.row, cell.col)
+
+
+def spans(table: Table) -> list[tuple[int, int, int, int]]:
+    """Every spanning cell as (row, col, row_span, col_span), sorted."""
+    return sorted((c.row, c.col, c.row_span, c.col_span) for c in table.cells if c.row_span > 1 or c.col_span > 1)
