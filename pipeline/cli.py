@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
 
 from pipeline import __version__
-from pipeline.errors import ConfigError
+from pipeline.clikit import fail
+from pipeline.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, LitauditError
 from pipeline.settings import Settings
 
 # name -> "module:attribute" of the click command; stage commands are built from pipeline.stages.
@@ -32,6 +34,29 @@ COMMANDS: dict[str, str] = {
 
 
 class LazyGroup(click.Group):
+    """Commands imported on use; every failure, usage errors included, in the one error format (JSON too)."""
+
+    def main(self, args: Any = None, *pos: Any, standalone_mode: bool = True, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode:
+            return super().main(argv, *pos, standalone_mode=False, **extra)
+        as_json = "--json" in argv
+        try:
+            outcome = super().main(argv, *pos, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else "")
+            sys.exit(0)
+        except click.UsageError as exc:
+            where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+            fail(EXIT_BAD_INPUT, f"usage: {exc.format_message()}{where}", as_json)
+        except click.ClickException as exc:
+            fail(exc.exit_code, exc.format_message(), as_json)
+        except LitauditError as exc:
+            fail(exc.exit_code, str(exc), as_json)
+        except (click.Abort, KeyboardInterrupt):
+            fail(EXIT_INTERRUPTED, "interrupted; stored files are intact, re-run to resume", as_json)
+        sys.exit(outcome if isinstance(outcome, int) else 0)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
@@ -60,8 +85,4 @@ def main(ctx: click.Context, root: str) -> Any:
     Exit codes: 0 success, 1 the work found problems, 2 bad usage or bad input,
     3 internal error, 130 interrupted.
     """
-    try:
-        ctx.obj = Settings.from_env(root=root)
-    except ConfigError as exc:
-        click.echo(f"litaudit: error: {exc}", err=True)
-        ctx.exit(2)
+    ctx.obj = Settings.from_env(root=root)

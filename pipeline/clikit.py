@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -12,16 +11,19 @@ from typing import Any, TypeVar
 import click
 from tqdm import tqdm
 
-from pipeline.errors import EXIT_BAD_INPUT, LitauditError
+from pipeline.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, LitauditError, internal_error_line
+from pipeline.lock import workspace_lock
 from pipeline.settings import Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
-EXIT_INTERNAL = 3
-EXIT_INTERRUPTED = 130
-
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a machine-readable result on stdout.")
+wait_option = click.option(
+    "--wait",
+    is_flag=True,
+    help="When another litaudit command is writing this workspace, wait for it instead of exiting.",
+)
 
 
 def settings_of(ctx: click.Context) -> Settings:
@@ -41,8 +43,13 @@ def log(message: str) -> None:
     click.echo(message, err=True)
 
 
+def log_error(message: str) -> None:
+    """The one error format: ``litaudit: error: <file or id>: <problem>``."""
+    log(f"litaudit: error: {message}")
+
+
 def fail(exit_code: int, message: str, as_json: bool) -> None:
-    click.echo(f"litaudit: error: {message}", err=True)
+    log_error(message)
     if as_json:
         click.echo(json.dumps({"ok": False, "error": message, "exit_code": exit_code}))
     sys.exit(exit_code)
@@ -64,13 +71,20 @@ def handle_errors(fn: F) -> F:
         except KeyboardInterrupt:
             fail(EXIT_INTERRUPTED, "interrupted; stored files are intact, re-run to resume", as_json)
         except Exception as exc:
-            if os.environ.get("LITAUDIT_DEBUG"):
-                raise
-            fail(
-                EXIT_INTERNAL,
-                f"internal error: {type(exc).__name__}: {exc} (LITAUDIT_DEBUG=1 shows the traceback)",
-                as_json,
-            )
+            fail(EXIT_INTERNAL, internal_error_line(exc), as_json)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def locked(fn: F) -> F:
+    """Hold the workspace lock while the command runs (it takes ``--wait`` from :data:`wait_option`)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        wait = bool(kwargs.pop("wait", False))
+        ctx = click.get_current_context()
+        with workspace_lock(settings_of(ctx).root, ctx.info_name or "command", wait):
+            return fn(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -9,26 +10,35 @@ from typing import Any
 
 import click
 
-from pipeline.clikit import emit_result, handle_errors, json_option, log, progress, settings_of
-from pipeline.errors import UnknownSourceError
+from pipeline.clikit import (
+    emit_result,
+    handle_errors,
+    json_option,
+    locked,
+    log_error,
+    progress,
+    settings_of,
+    wait_option,
+)
+from pipeline.errors import EXIT_BAD_INPUT
 from pipeline.executor import make_executor
-from pipeline.runner import Job, JobResult, overall_exit, run_job, source_status
+from pipeline.runner import FAILED_JOB, SKIPPED, Job, JobResult, overall_exit, run_job
+from pipeline.selection import Selection, resolve_sources
 from pipeline.settings import Settings
-from pipeline.stages import STAGES, Stage, get_stage
+from pipeline.stages import FETCH, PIPELINE, STAGES, Stage, get_stage
+from pipeline.state import DONE, StageState, source_status
 from pipeline.store import Workspace
 
 DEMO_SOURCE_ID = "local:demo"
 
 
-def resolve_sources(ws: Workspace, source_ids: tuple[str, ...] | list[str]) -> list[str]:
-    """The named sources (each must be fetched), or every fetched source when none is named."""
-    fetched = ws.fetched_ids()
-    if not source_ids:
-        return fetched
-    for sid in source_ids:
-        if sid not in fetched:
-            raise UnknownSourceError(f"source {sid!r}: not fetched (run 'litaudit fetch {sid}' first)")
-    return list(source_ids)
+def failures_of(selection: Selection) -> list[JobResult]:
+    """The sources a command cannot use, as failed results (logged), so that the others still run."""
+    results = [
+        JobResult(label, FETCH, FAILED_JOB, exit_code=EXIT_BAD_INPUT, message=problem)
+        for label, problem in selection.problems.items()
+    ]
+    return report_failures(results)
 
 
 def run_stages(
@@ -48,7 +58,7 @@ def run_stages(
         for result in stage_results:
             if result.status == "failed":
                 failed.add(result.source_id)
-                log(f"litaudit: {stage.name} {result.source_id}: {result.message}")
+                log_error(f"{stage.name} {result.source_id}: {result.message}")
         results.extend(stage_results)
     return results
 
@@ -75,8 +85,9 @@ def report_results(
 
 def stage_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The arguments every stage command takes."""
-    fn = click.pass_context(handle_errors(fn))
+    fn = click.pass_context(handle_errors(locked(fn)))
     fn = json_option(fn)
+    fn = wait_option(fn)
     fn = click.option("--force", is_flag=True, help="Run again even when the outputs are up to date.")(fn)
     fn = click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Sources processed in parallel.")(fn)
     return click.argument("source_ids", nargs=-1)(fn)
@@ -87,8 +98,17 @@ def run_stage_command(
 ) -> tuple[Workspace, list[JobResult]]:
     settings = settings_of(ctx)
     ws = Workspace(settings.root)
-    ids = resolve_sources(ws, source_ids)
-    return ws, run_stages(settings, [get_stage(name)], ids, jobs or settings.jobs, force, not as_json)
+    selection = resolve_sources(ws, source_ids)
+    failures = failures_of(selection)
+    return ws, failures + run_stages(
+        settings, [get_stage(name)], selection.ids, jobs or settings.jobs, force, not as_json
+    )
+
+
+def report_failures(results: list[JobResult]) -> list[JobResult]:
+    for result in results:
+        log_error(f"{result.stage} {result.source_id}: {result.message}")
+    return results
 
 
 def stage_command(name: str) -> click.Command:
@@ -116,7 +136,9 @@ def emit(
     if write_csv:
         from pipeline.emit.export_csv import write_records_csv
 
-        csv_files = [str(write_records_csv(ws, r.source_id)) for r in results if r.status != "failed"]
+        csv_files = [
+            str(write_records_csv(ws, r.source_id)) for r in results if r.stage == "emit" and r.status != "failed"
+        ]
     report_results(results, as_json, {"csv": csv_files} if write_csv else None)
 
 
@@ -126,49 +148,94 @@ def emit(
 @click.pass_context
 @handle_errors
 def status(ctx: click.Context, source_ids: tuple[str, ...], as_json: bool) -> None:
-    """Each source and which stages are done, missing or stale."""
+    """Each source and which stages are done, missing, stale, modified or failed, and what fixes each."""
     ws = Workspace(settings_of(ctx).root)
-    rows = [source_status(ws, sid) for sid in resolve_sources(ws, source_ids)]
-    names = ["fetch"] + [s.name for s in STAGES]
+    selection = resolve_sources(ws, source_ids)
+    rows = [source_status(ws, sid) for sid in selection.ids]
+    names = [stage.name for stage in PIPELINE]
     lines = [f"{'source':<28} " + " ".join(f"{n:<8}" for n in names)]
-    lines += [f"{row['id']:<28} " + " ".join(f"{row['stages'][n]:<8}" for n in names) for row in rows]
-    emit_result(as_json, {"ok": True, "sources": rows}, "\n".join(lines) if rows else "no source fetched yet")
+    lines += [f"{row.id:<28} " + " ".join(f"{row.stages[n].state:<8}" for n in names) for row in rows]
+    for row in rows:
+        lines += [f"  {row.id} {s.stage}: {s.state}: {_describe_state(s)}" for s in row.not_done() if s.ran]
+    lines += [f"  {label}: broken: {problem}" for label, problem in selection.problems.items()]
+    payload = {
+        "ok": not selection.problems,
+        "sources": [row.to_dict() for row in rows],
+        "broken": [{"source": label, "error": problem} for label, problem in selection.problems.items()],
+    }
+    emit_result(as_json, payload, "\n".join(lines) if rows or selection.problems else "no source fetched yet")
+
+
+def _describe_state(state: StageState) -> str:
+    files = f"{', '.join(state.files)} " if state.files else ""
+    return f"{files}{state.reason} (fix: {state.fix})"
+
+
+def fetch_listed(ws: Workspace, settings: Settings, source_ids: tuple[str, ...], offline: bool) -> list[JobResult]:
+    """Fetch the sources of config/sources.yaml (or those named) not fetched yet; each failure stays with its source."""
+    from pipeline.fetch import fetch_entry, load_source_entries
+    from pipeline.fetch.commands import attempt
+    from pipeline.fetch.http import PoliteClient
+
+    fetched = set(ws.scan_sources().ids)
+    wanted = [e for e in load_source_entries(ws) if e.id not in fetched and (not source_ids or e.id in source_ids)]
+    results: list[JobResult] = []
+    if offline:
+        return [JobResult(e.id, FETCH, SKIPPED, message="not fetched: --offline") for e in wanted]
+    client = PoliteClient(settings)
+    try:
+        for entry in wanted:
+            got = attempt(entry.id, functools.partial(fetch_entry, ws, settings, entry, False, client=client))
+            status = FAILED_JOB if got.exit_code else DONE
+            results.append(JobResult(entry.id, FETCH, status, exit_code=got.exit_code, message=got.message))
+    finally:
+        client.close()
+    report_failures([r for r in results if r.status == FAILED_JOB])
+    return results
 
 
 @click.command()
 @click.argument("source_ids", nargs=-1)
 @click.option("--demo", is_flag=True, help="Generate the bundled demo paper, ingest it and run every stage (offline).")
+@click.option("--offline", is_flag=True, help="Fetch nothing from the network; sources not fetched yet are skipped.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Sources processed in parallel.")
 @click.option("--force", is_flag=True, help="Run every stage again even when up to date.")
+@wait_option
 @json_option
 @click.pass_context
 @handle_errors
+@locked
 def run(
-    ctx: click.Context, source_ids: tuple[str, ...], demo: bool, jobs: int | None, force: bool, as_json: bool
+    ctx: click.Context,
+    source_ids: tuple[str, ...],
+    demo: bool,
+    offline: bool,
+    jobs: int | None,
+    force: bool,
+    as_json: bool,
 ) -> None:
-    """Run every stage in order, skipping what is up to date.
+    """Run every stage in order, skipping what is up to date and redoing what is stale or modified.
 
-    Sources listed in config/sources.yaml and not fetched yet are fetched first.
+    Sources listed in config/sources.yaml and not fetched yet are fetched first; a source that cannot be
+    fetched is reported failed and every other source still goes through every stage.
     """
-    from pipeline import fetch as fetch_stage
-
     settings = settings_of(ctx)
     ws = Workspace(settings.root)
     if demo:
+        from pipeline import fetch as fetch_stage
         from pipeline.fixtures import write_demo_paper
 
         with tempfile.TemporaryDirectory() as tmp:
             pdf = write_demo_paper(Path(tmp) / "demo.pdf")
             fetch_stage.ingest_file(ws, settings, pdf, DEMO_SOURCE_ID, refresh=False)
-        ids = [DEMO_SOURCE_ID]
+        fetches, wanted = [], [DEMO_SOURCE_ID]
     else:
-        fetched = set(ws.fetched_ids())
-        wanted = list(source_ids) or [e.id for e in fetch_stage.load_source_entries(ws)]
-        for entry in fetch_stage.load_source_entries(ws):
-            if entry.id in wanted and entry.id not in fetched:
-                fetch_stage.fetch_entry(ws, settings, entry, refresh=False)
-        ids = resolve_sources(ws, source_ids)
-    results = run_stages(settings, list(STAGES), ids, jobs or settings.jobs, force, not as_json)
-    reports = [str(ws.audits_dir(sid) / "report.html") for sid in ids]
+        fetches = fetch_listed(ws, settings, source_ids, offline)
+        not_fetched = {r.source_id for r in fetches if r.status != DONE}
+        wanted = [sid for sid in source_ids if sid not in not_fetched]
+    selection = resolve_sources(ws, wanted) if wanted or not source_ids else Selection([])
+    failures = failures_of(selection)
+    results = run_stages(settings, list(STAGES), selection.ids, jobs or settings.jobs, force, not as_json)
+    reports = [str(ws.audits_dir(sid) / "report.html") for sid in selection.ids]
     footer = [f"report: {path}" for path in reports if Path(path).is_file()]
-    report_results(results, as_json, {"reports": reports}, footer)
+    report_results(fetches + failures + results, as_json, {"reports": reports}, footer)

@@ -1,14 +1,19 @@
 """One small exception class per failure mode; each knows its exit code.
 
 Exit codes are part of the command-line contract: 0 success, 1 the work found problems,
-2 bad usage or bad input.
+2 bad usage or bad input, 3 internal error (a bug), 130 interrupted.
 """
 
 from __future__ import annotations
 
+import os
+import traceback
+
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
 
 
 class LitauditError(Exception):
@@ -57,5 +62,25 @@ class StageInputMissingError(BadInputError):
     """A stage was asked to run before the stage it reads from."""
 
 
+class UpstreamNotDoneError(StageInputMissingError):
+    """A stage reads from a stage that is stale, failed or modified: its inputs cannot be trusted."""
+
+
+class BrokenSourceRecordError(BadInputError):
+    """A sources/<id>/source.json is unreadable or lacks what every stage relies on."""
+
+
+class WorkspaceBusyError(BadInputError):
+    """Another litaudit command holds the workspace lock."""
+
+
 class MissingExtraError(BadInputError):
     """A feature needs an optional dependency group (a pip extra) that is not installed."""
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """One line for a bug; with LITAUDIT_DEBUG set, its traceback goes to stderr first."""
+    if os.environ.get("LITAUDIT_DEBUG"):
+        traceback.print_exception(exc)
+        return f"internal error: {type(exc).__name__}: {exc}"
+    return f"internal error: {type(exc).__name__}: {exc} (LITAUDIT_DEBUG=1 shows the traceback)"

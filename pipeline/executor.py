@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
@@ -26,17 +27,32 @@ class SerialExecutor:
             yield fn(item)
 
 
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once (no traceback from each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class ProcessExecutor:
-    """Local worker processes; ``jobs`` of them."""
+    """Local worker processes; ``jobs`` of them.
+
+    On Ctrl-C (or any failure in the parent) the workers are terminated at once rather than left to
+    finish: every output is written to a temporary file and renamed, so a killed worker leaves at most a
+    temporary file, which the next run of that stage removes.
+    """
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
 
     def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
-        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
-            futures = [pool.submit(fn, item) for item in items]
-            for future in as_completed(futures):
-                yield future.result()
+        pool = multiprocessing.Pool(self.jobs, initializer=_ignore_sigint)
+        try:
+            yield from pool.imap_unordered(fn, items)
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
 
 
 def make_executor(jobs: int, n_items: int) -> Executor:

@@ -1,80 +1,36 @@
-"""Running stages over sources, and telling which stages are done, missing or stale."""
+"""Running one stage on one source: skipped when done, refused when what it reads is not, recorded either way."""
 
 from __future__ import annotations
 
-import glob
-import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
-from pipeline import __version__
-from pipeline.errors import EXIT_BAD_INPUT, EXIT_PROBLEMS, LitauditError, StageInputMissingError
+from pipeline.errors import (
+    EXIT_INTERNAL,
+    EXIT_PROBLEMS,
+    LitauditError,
+    StageInputMissingError,
+    UpstreamNotDoneError,
+    internal_error_line,
+)
 from pipeline.settings import Settings
-from pipeline.stages import FETCH, STAGES, Stage, StageReport
-from pipeline.store import Workspace, read_json, safe_id, sha256_file, write_json
+from pipeline.stages import Stage, StageReport, upstream_of
+from pipeline.state import (
+    DONE,
+    MODIFIED,
+    StageState,
+    expand,
+    file_hashes,
+    own_state,
+    read_state,
+    record_done,
+    record_failed,
+    relpath,
+    source_status,
+)
+from pipeline.store import Workspace, remove_leftovers
 
-DONE, MISSING, STALE = "done", "missing", "stale"
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def _expand(ws: Workspace, source_id: str, patterns: tuple[str, ...]) -> list[Path]:
-    sid = safe_id(source_id)
-    paths: list[Path] = []
-    for pattern in patterns:
-        rel = pattern.format(sid=sid)
-        if any(ch in rel for ch in "*?["):
-            paths.extend(Path(p) for p in sorted(glob.glob(str(ws.root / rel))))
-        else:
-            paths.append(ws.root / rel)
-    return paths
-
-
-def _rel(ws: Workspace, path: Path) -> str:
-    return os.path.relpath(path, ws.root).replace(os.sep, "/")
-
-
-def input_hashes(ws: Workspace, stage: Stage, source_id: str) -> dict[str, str | None]:
-    """Current SHA-256 of each input (None for an optional input that is absent)."""
-    return {_rel(ws, p): (sha256_file(p) if p.is_file() else None) for p in _expand(ws, source_id, stage.inputs)}
-
-
-def stage_state(ws: Workspace, stage: Stage, source_id: str) -> str:
-    state_file = ws.root / stage.state_path.format(sid=safe_id(source_id))
-    if not state_file.is_file():
-        return MISSING
-    try:
-        recorded = read_json(state_file)
-    except LitauditError:
-        return STALE
-    if any(not p.is_file() for p in _expand(ws, source_id, stage.outputs)):
-        return MISSING
-    current = {k: v for k, v in input_hashes(ws, stage, source_id).items() if v is not None}
-    previous = {k: v for k, v in recorded.get("inputs", {}).items() if v is not None}
-    if recorded.get("tool_version") != __version__ or current != previous:
-        return STALE
-    return DONE
-
-
-def fetch_state(ws: Workspace, source_id: str) -> str:
-    record = ws.source_record_path(source_id)
-    if not record.is_file():
-        return MISSING
-    pdf = ws.pdf_path(source_id)
-    if not pdf.is_file() or sha256_file(pdf) != read_json(record).get("sha256"):
-        return STALE
-    return DONE
-
-
-def source_status(ws: Workspace, source_id: str) -> dict[str, Any]:
-    stages = {FETCH: fetch_state(ws, source_id)}
-    for stage in STAGES:
-        stages[stage.name] = stage_state(ws, stage, source_id)
-    return {"id": source_id, "stages": stages}
+SKIPPED, FAILED_JOB = "skipped", "failed"
 
 
 @dataclass
@@ -101,56 +57,78 @@ class Job:
     force: bool = False
 
 
+def _check_upstream(ws: Workspace, job: Job) -> StageState:
+    """The stage's own state; raises when a stage it reads from is not done (its outputs are not to be trusted)."""
+    status = source_status(ws, job.source_id)
+    for up in upstream_of(job.stage):
+        state = status.stages[up.name]
+        if not state.done:
+            files = f" ({', '.join(state.files)})" if state.files else ""
+            raise UpstreamNotDoneError(f"{up.name} is {state.state}{files}: {state.reason}; run '{state.fix}' first")
+    return status.stages.get(job.stage.name) or own_state(ws, job.stage, job.source_id)
+
+
+def _skipped(ws: Workspace, job: Job) -> JobResult:
+    recorded = read_state(ws, job.stage, job.source_id) or {}
+    problems = int(recorded.get("problems", 0))
+    return JobResult(
+        job.source_id,
+        job.stage.name,
+        SKIPPED,
+        problems=problems,
+        exit_code=EXIT_PROBLEMS if problems else 0,
+        message="up to date",
+        summary=recorded.get("summary", {}),
+    )
+
+
 def run_job(job: Job) -> JobResult:
-    """Run one stage for one source; failures come back as results, never as exceptions."""
+    """Run one stage for one source; failures come back as results, never as exceptions.
+
+    A failure of the stage itself is recorded (the stage becomes ``failed``, so nothing downstream counts
+    as done); a refusal because an input is missing or not done leaves the record as it was.
+    """
     ws = Workspace(job.settings.root)
     stage = job.stage
+    for folder in {p.parent for p in expand(ws, job.source_id, stage.outputs)}:
+        remove_leftovers(folder)
     try:
-        if not job.force and stage_state(ws, stage, job.source_id) == DONE:
-            recorded = read_json(ws.root / stage.state_path.format(sid=safe_id(job.source_id)))
-            problems = int(recorded.get("problems", 0))
-            return JobResult(
-                job.source_id,
-                stage.name,
-                "skipped",
-                problems=problems,
-                exit_code=EXIT_PROBLEMS if problems else 0,
-                message="up to date",
-                summary=recorded.get("summary", {}),
-            )
-        missing = [p for p in _expand(ws, job.source_id, stage.inputs[:1]) if not p.is_file()]
+        own = _check_upstream(ws, job)
+        if own.done and not job.force:
+            return _skipped(ws, job)
+        missing = [p for p in expand(ws, job.source_id, stage.inputs[:1]) if not p.is_file()]
         if missing:
-            raise StageInputMissingError(f"{_rel(ws, missing[0])}: not found; run the stage before {stage.name} first")
-        inputs = input_hashes(ws, stage, job.source_id)
-        report: StageReport = stage.function()(ws, job.source_id, job.settings)
-        outputs = {_rel(ws, p): sha256_file(p) for p in _expand(ws, job.source_id, stage.outputs)}
-        write_json(
-            ws.root / stage.state_path.format(sid=safe_id(job.source_id)),
-            {
-                "stage": stage.name,
-                "source_id": job.source_id,
-                "tool_version": __version__,
-                "finished_at": utc_now(),
-                "inputs": inputs,
-                "outputs": outputs,
-                "problems": report.problems,
-                "summary": report.summary,
-            },
-        )
-        return JobResult(
-            job.source_id,
-            stage.name,
-            "done",
-            problems=report.problems,
-            exit_code=EXIT_PROBLEMS if report.problems else 0,
-            summary=report.summary,
-        )
+            raise StageInputMissingError(
+                f"{relpath(ws, missing[0])}: not found; run the stage before {stage.name} first"
+            )
     except LitauditError as exc:
-        return JobResult(job.source_id, stage.name, "failed", exit_code=exc.exit_code, message=str(exc))
+        return JobResult(job.source_id, stage.name, FAILED_JOB, exit_code=exc.exit_code, message=str(exc))
+    inputs = file_hashes(ws, job.source_id, stage.inputs)
+    try:
+        report: StageReport = stage.function()(ws, job.source_id, job.settings)
+        record_done(ws, stage, job.source_id, inputs, report.problems, report.summary)
+    except LitauditError as exc:
+        return _failed(ws, job, inputs, str(exc), exc.exit_code)
     except Exception as exc:
-        return JobResult(
-            job.source_id, stage.name, "failed", exit_code=EXIT_BAD_INPUT, message=f"{type(exc).__name__}: {exc}"
-        )
+        return _failed(ws, job, inputs, internal_error_line(exc), EXIT_INTERNAL)
+    redone = f"redone: {', '.join(own.files)} {own.reason}" if own.state == MODIFIED else ""
+    return JobResult(
+        job.source_id,
+        stage.name,
+        DONE,
+        problems=report.problems,
+        exit_code=EXIT_PROBLEMS if report.problems else 0,
+        message=redone,
+        summary=report.summary,
+    )
+
+
+def _failed(ws: Workspace, job: Job, inputs: dict[str, str | None], message: str, code: int) -> JobResult:
+    try:
+        record_failed(ws, job.stage, job.source_id, inputs, message)
+    except OSError as exc:
+        message += f" (and its failure could not be recorded: {exc.strerror or exc})"
+    return JobResult(job.source_id, job.stage.name, FAILED_JOB, exit_code=code, message=message)
 
 
 def overall_exit(results: list[JobResult]) -> int:

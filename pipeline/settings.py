@@ -77,5 +77,6 @@ def _coerce(name: str, type_name: Any, raw: str) -> Any:
         if kind == "float":
             return float(raw)
     except ValueError:
-        raise ConfigError(f"environment LITAUDIT_{name.upper()}: {raw!r} is not a {kind}") from None
+        what = "a whole number" if kind == "int" else "a number"
+        raise ConfigError(f"environment LITAUDIT_{name.upper()}: {raw!r} is not {what}") from None
     return raw

@@ -1,8 +1,9 @@
 """The pipeline's stages, in order, and what each reads and writes.
 
 A stage's function takes ``(workspace, source_id, settings)``, writes its outputs (atomically) and
-returns a :class:`StageReport`. The runner records the hashes of the inputs it read, which is how
-``litaudit status`` tells done from stale.
+returns a :class:`StageReport`. The runner records the hashes of the inputs it read and of the outputs
+it wrote, which is how ``litaudit status`` tells done from stale or modified (pipeline/state.py). A stage
+depends on the stages whose outputs it reads, so staleness flows downstream by itself.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ StageFunction = Callable[[Workspace, str, Settings], StageReport]
 @dataclass(frozen=True)
 class Stage:
     name: str
-    target: str  # "module:function" of the StageFunction, imported only when the stage runs
+    target: str  # "module:function" of the StageFunction, imported only when the stage runs ("" for fetch)
     inputs: tuple[str, ...]  # workspace-relative paths or globs; {sid} is the source's folder name
     outputs: tuple[str, ...]
     help: str = ""
@@ -48,6 +49,16 @@ class Stage:
 
 FETCH = "fetch"
 
+# fetch has its own command (it talks to the network); it is a Stage so that its outputs are checked like any other.
+FETCH_STAGE = Stage(
+    FETCH,
+    "",
+    inputs=(),
+    outputs=("sources/{sid}/source.pdf", "sources/{sid}/source.json"),
+    help="Retrieve the PDF, hash it and record its provenance.",
+)
+
+# The stages the runner runs, in order.
 STAGES: tuple[Stage, ...] = (
     Stage(
         "extract",
@@ -89,6 +100,14 @@ STAGES: tuple[Stage, ...] = (
         help="Flag inconsistencies and write the reviewer's reports.",
     ),
 )
+
+
+PIPELINE: tuple[Stage, ...] = (FETCH_STAGE, *STAGES)
+
+
+def upstream_of(stage: Stage) -> tuple[Stage, ...]:
+    """The stages whose outputs ``stage`` reads."""
+    return tuple(s for s in PIPELINE if s.name != stage.name and set(s.outputs) & set(stage.inputs))
 
 
 def get_stage(name: str) -> Stage:

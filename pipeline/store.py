@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import BadInputError, BadSourceIdError
+from pipeline.errors import BadInputError, BadSourceIdError, BrokenSourceRecordError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+TEMP_SUFFIXES = (".tmp", ".part")  # what atomic writes and downloads leave behind when killed mid-write
 
 
 def safe_id(source_id: str) -> str:
@@ -32,6 +34,20 @@ def safe_id(source_id: str) -> str:
     if not name:
         raise BadSourceIdError(f"source id {source_id!r}: has no usable characters")
     return name
+
+
+FILE_MODE = 0o644  # mkstemp's 0600 would make shared workspaces and releases unreadable to others
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Delete the temporary files a killed writer left in ``folder`` (never a finished file)."""
+    removed = []
+    if folder.is_dir():
+        for path in folder.glob(".*"):
+            if path.is_file() and path.name.endswith(TEMP_SUFFIXES):
+                path.unlink(missing_ok=True)
+                removed.append(path)
+    return removed
 
 
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
@@ -51,7 +67,7 @@ def atomic_writer(path: Path, mode: str = "w") -> Iterator[Any]:
     """Yield a file handle; the file appears at ``path`` only if the block completes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.fchmod(fd, 0o644)  # mkstemp's 0600 would make shared workspaces and releases unreadable to others
+    os.fchmod(fd, FILE_MODE)
     try:
         with os.fdopen(fd, mode, **({"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {})) as fh:
             yield fh
@@ -119,6 +135,33 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def read_source_record(path: Path) -> dict[str, Any]:
+    """A source.json, checked for what every stage relies on: an id naming its folder, and a SHA-256."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise BrokenSourceRecordError(f"{path}: not a JSON object")
+    source_id = data.get("id")
+    if not isinstance(source_id, str) or not source_id:
+        raise BrokenSourceRecordError(f"{path}: has no 'id'")
+    try:
+        folder = safe_id(source_id)
+    except BadSourceIdError as exc:
+        raise BrokenSourceRecordError(f"{path}: {exc}") from None
+    if folder != path.parent.name:
+        raise BrokenSourceRecordError(f"{path}: its id {source_id!r} belongs in sources/{folder}/")
+    if not isinstance(data.get("sha256"), str) or not _SHA256.fullmatch(data["sha256"]):
+        raise BrokenSourceRecordError(f"{path}: 'sha256' is missing or not 64 lowercase hexadecimal digits")
+    return data
+
+
+@dataclass(frozen=True)
+class SourceScan:
+    """The fetched sources, and the folders whose source.json is broken (folder name -> the problem)."""
+
+    ids: list[str]
+    broken: dict[str, str]
+
+
 @dataclass(frozen=True)
 class Workspace:
     """The folders of one litaudit project (``sources/``, ``extracted/``, ``audits/``, ``config/``)."""
@@ -160,11 +203,14 @@ class Workspace:
     def audits_dir(self, source_id: str) -> Path:
         return self.audits_root / safe_id(source_id)
 
-    def fetched_ids(self) -> list[str]:
-        """Ids of every fetched source, in sorted folder order."""
-        ids = []
+    def scan_sources(self) -> SourceScan:
+        """Every fetched source in folder order; a broken record is set aside, never blocking the others."""
+        ids: list[str] = []
+        broken: dict[str, str] = {}
         if self.sources_dir.is_dir():
             for record in sorted(self.sources_dir.glob("*/source.json")):
-                data = read_json(record)
-                ids.append(str(data["id"]))
-        return ids
+                try:
+                    ids.append(read_source_record(record)["id"])
+                except BadInputError as exc:
+                    broken[record.parent.name] = str(exc)
+        return SourceScan(ids, broken)

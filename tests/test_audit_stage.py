@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from stage_doubles import mark_written
 
 from pipeline.cli import main
 from pipeline.fixtures import PaperTruth, demo_truth
-from pipeline.store import write_jsonl
+from pipeline.store import Workspace, write_jsonl
 
 SID = "local:demo"
 FOLDER = "local_demo"
@@ -129,6 +130,12 @@ def test_reviewers_latest_decision_is_shown(copy_root: Path) -> None:
 def test_missing_records_and_catalogue_are_reported(copy_root: Path) -> None:
     (copy_root / "extracted" / FOLDER / "records.jsonl").unlink()
     (copy_root / "config" / "catalogue").mkdir(parents=True, exist_ok=True)  # present but empty
+    refused = litaudit(copy_root, "audit", SID, "--force", "--json")  # emit's output is gone: nothing to trust
+    assert refused.exit_code == 2
+    assert json.loads(refused.stdout)["results"][0]["message"].startswith(
+        "emit is missing (extracted/local_demo/records.jsonl): deleted since emit wrote it"
+    )
+    mark_written(Workspace(copy_root), SID, "emit")  # as if emit itself had written no records
     result = litaudit(copy_root, "audit", SID, "--force", "--json")
     assert result.exit_code == 1, result.output
     document = json.loads((copy_root / "audits" / FOLDER / "findings.json").read_text())
@@ -144,6 +151,11 @@ def test_bad_tables_file_is_a_one_line_error_and_keeps_the_last_audit(copy_root:
     folder = copy_root / "audits" / FOLDER
     before = {name: (folder / name).read_bytes() for name in OUTPUTS}
     (copy_root / "extracted" / FOLDER / "tables.json").write_text("{not json")
+    refused = litaudit(copy_root, "audit", SID, "--force")
+    assert refused.exit_code == 2
+    assert "extract is modified (extracted/local_demo/tables.json)" in refused.stderr
+    assert {name: (folder / name).read_bytes() for name in OUTPUTS} == before
+    mark_written(Workspace(copy_root), SID, "extract", "map", "emit")  # as if the extractor had written it
     result = litaudit(copy_root, "audit", SID, "--force")
     assert result.exit_code == 2
     assert "tables.json: not valid JSON" in result.stderr and "Traceback" not in result.output

@@ -10,7 +10,7 @@ from pipeline.cli import COMMANDS
 def test_status_on_an_empty_workspace(invoke) -> None:
     result = invoke("status", "--json")
     assert result.exit_code == 0
-    assert json_out(result) == {"ok": True, "sources": []}
+    assert json_out(result) == {"ok": True, "sources": [], "broken": []}
 
 
 def test_stage_command_on_unknown_source_is_exit_2_one_line(invoke) -> None:

@@ -20,7 +20,8 @@ def test_run_demo_runs_every_stage_and_resumes(invoke, workspace: Workspace) -> 
         assert (workspace.audits_dir("local:demo") / name).is_file()
 
     status = json_out(invoke("status", "--json"))
-    assert status["sources"] == [{"id": "local:demo", "stages": {"fetch": "done", **{s.name: "done" for s in STAGES}}}]
+    done = {"fetch": "done", **{s.name: "done" for s in STAGES}}
+    assert status["sources"] == [{"id": "local:demo", "stages": done, "details": {}}]
 
     again = invoke("run", "--demo", "--json")
     assert again.exit_code == 1
@@ -35,5 +36,5 @@ def test_a_broken_source_stops_at_its_failed_stage_and_the_others_go_on(invoke, 
     assert result.exit_code == 2
     results = json_out(result)["results"]
     assert [(r["stage"], r["status"]) for r in results] == [("extract", "failed")]
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("litaudit: extract local:demo: ")
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("litaudit: error: extract local:demo: ")
     assert (workspace.audits_dir("local:demo") / "report.html").is_file()  # what was stored is kept

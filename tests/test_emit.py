@@ -8,6 +8,7 @@ import json
 
 import pytest
 from conftest import json_out
+from stage_doubles import mark_written
 
 from pipeline.emit.export_csv import write_records_csv
 from pipeline.emit.schema import SCHEMA_FILE, InvalidRecordError, validate_record
@@ -35,6 +36,7 @@ def setup_source(ws: Workspace, grid=GRID, caption=CAPTION, spans=SPANS) -> None
     source = Source(SID, SHA, 1, "sources/local_emit/source.pdf", "2026-01-01T00:00:00Z")
     write_json(ws.source_record_path(SID), source.to_dict())
     write_json(ws.extracted_dir(SID) / "tables.json", TablesFile({"id": SID, "sha256": SHA}, {}, [table]).to_dict())
+    mark_written(ws, SID, "fetch", "extract")
 
 
 def records(ws: Workspace) -> list[dict]:
@@ -100,6 +102,13 @@ def test_emit_refuses_a_mapping_made_from_other_tables(invoke, workspace) -> Non
     setup_source(workspace)
     invoke("map", SID)
     setup_source(workspace, caption=CAPTION + " Revised.")
+    refused = invoke("emit", SID, "--json")
+    assert refused.exit_code == 2
+    assert json_out(refused)["results"][0]["message"] == (
+        "map is stale (extracted/local_emit/tables.json): its inputs changed since it ran; "
+        "run 'litaudit run local:emit' first"
+    )
+    mark_written(workspace, SID, "map")  # even a mapping recorded as done is checked against the tables it names
     result = invoke("emit", SID, "--json")
     assert result.exit_code == 2
     assert "made from another tables.json; run 'litaudit map' again" in json_out(result)["results"][0]["message"]
@@ -110,7 +119,9 @@ def test_emit_before_map_says_what_to_run(invoke, workspace) -> None:
     setup_source(workspace)
     result = invoke("emit", SID, "--json")
     assert result.exit_code == 2
-    assert "mapping.json: not found; run 'litaudit map' first" in json_out(result)["results"][0]["message"]
+    assert (
+        json_out(result)["results"][0]["message"] == "map is missing: has not run; run 'litaudit run local:emit' first"
+    )
 
 
 def test_schema_covers_every_record_field_and_rejects_bad_records(invoke, workspace) -> None:

@@ -63,7 +63,11 @@ def test_fetch_records_the_latest_version_with_its_provenance(
     assert [(m["field"], m["reason"]) for m in rec["missing_metadata"]] == [("licence", "unreported")]
     assert rec["missing_metadata"][0]["note"].startswith("No licence stated")
     assert rec["verifications"] == []
-    assert stored_files(workspace) == ["arxiv_2406.01627/source.json", "arxiv_2406.01627/source.pdf"]
+    assert stored_files(workspace) == [
+        "arxiv_2406.01627/.fetch.state.json",
+        "arxiv_2406.01627/source.json",
+        "arxiv_2406.01627/source.pdf",
+    ]
 
 
 def test_version_from_the_config_is_asked_for_and_downloaded(
@@ -83,7 +87,11 @@ def test_version_in_the_id_gets_its_own_folder(arxiv: FakeArxiv, invoke: Invoke,
     arxiv.api(PAPER, atom_feed(PAPER, "v1"), version="v1")
     arxiv.pdf(f"{PAPER}v1", reply(PDF))
     assert invoke("fetch", f"{SID}v1", env=arxiv.env).exit_code == 0
-    assert stored_files(workspace) == ["arxiv_2406.01627v1/source.json", "arxiv_2406.01627v1/source.pdf"]
+    assert stored_files(workspace) == [
+        "arxiv_2406.01627v1/.fetch.state.json",
+        "arxiv_2406.01627v1/source.json",
+        "arxiv_2406.01627v1/source.pdf",
+    ]
 
 
 def test_another_version_than_the_stored_one_is_not_swapped_in(
@@ -147,7 +155,7 @@ def test_refresh_with_changed_bytes_keeps_the_original_and_sets_the_new_aside(
     assert (line["status"], line["sha256"], line["path"]) == ("mismatch", new_sha, str(rejected))
     assert "stored copy and record kept" in line["message"]
     assert str(rejected) in line["message"]
-    assert result.stderr.count("\n") == 1 and f"litaudit: fetch {SID}: re-retrieved bytes" in result.stderr
+    assert result.stderr.count("\n") == 1 and f"litaudit: error: fetch {SID}: re-retrieved bytes" in result.stderr
     assert workspace.pdf_path(SID).read_bytes() == PDF
     assert workspace.source_record_path(SID).read_bytes() == record_before
     assert rejected.read_bytes() == NEW_PDF
@@ -182,7 +190,7 @@ def test_html_page_with_status_200_is_refused_naming_the_url(
     result = invoke("fetch", SID, env=arxiv.env)
     assert result.exit_code == 2
     url = arxiv.server.url_for(f"/pdf/{PAPER}v2")
-    assert result.stderr == f"litaudit: fetch {SID}: {url}: got an HTML page, not a PDF\n"
+    assert result.stderr == f"litaudit: error: fetch {SID}: {url}: got an HTML page, not a PDF\n"
     assert stored_files(workspace) == []
 
 
@@ -221,7 +229,7 @@ def test_bad_ids_are_one_line_exit_2_and_touch_nothing(
     result = invoke("fetch", bad, env=arxiv.env)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith(f"litaudit: fetch {bad}: ")
+    assert result.stderr.startswith(f"litaudit: error: fetch {bad}: ")
     assert "Traceback" not in result.output
     assert arxiv.arrivals == []
     assert sorted(p.name for p in workspace.root.parent.iterdir()) == ["ws"]

@@ -75,7 +75,7 @@ def test_unusable_files_are_refused_and_nothing_is_stored(
     path = write(tmp_path, "bad.pdf", data)
     result = invoke("fetch", "--file", str(path), "--id", SID)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"litaudit: fetch {SID}: {path}: {problem}")
+    assert result.stderr.startswith(f"litaudit: error: fetch {SID}: {path}: {problem}")
     assert result.stderr.count("\n") == 1
     assert stored_files(workspace) == []
 
@@ -144,6 +144,7 @@ def test_a_different_file_under_the_same_id_never_replaces_the_stored_one(
     assert refreshed.exit_code == 1
     sha = hashlib.sha256(other).hexdigest()
     assert stored_files(workspace) == [
+        "local_paper/.fetch.state.json",
         "local_paper/rejected-" + sha[:12] + ".pdf",
         "local_paper/source.json",
         "local_paper/source.pdf",

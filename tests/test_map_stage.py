@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import json_out
+from stage_doubles import mark_written
 
 from pipeline.catalogue import load_catalogue
 from pipeline.catalogue.load import BUNDLED_DIR
@@ -36,6 +37,7 @@ def add_source(ws: Workspace, tables: TablesFile) -> None:
     source = Source(SID, SHA, 1, "sources/local_paper/source.pdf", "2026-01-01T00:00:00Z")
     write_json(ws.source_record_path(SID), source.to_dict())
     write_json(ws.extracted_dir(SID) / "tables.json", tables.to_dict())
+    mark_written(ws, SID, "fetch", "extract")
 
 
 def results_table(**kw) -> Table:
@@ -126,6 +128,12 @@ def test_bad_tables_json_is_exit_2_and_keeps_the_old_mapping(invoke, workspace) 
     invoke("map", SID)
     before = (workspace.extracted_dir(SID) / "mapping.json").read_bytes()
     (workspace.extracted_dir(SID) / "tables.json").write_text('{"tables": [{"index": 0}]}', encoding="utf-8")
+    refused = invoke("map", SID, "--json")  # edited by hand: not extract's work, so map does not read it
+    assert refused.exit_code == 2
+    assert json_out(refused)["results"][0]["message"].startswith(
+        "extract is modified (extracted/local_paper/tables.json): changed since extract wrote it"
+    )
+    mark_written(workspace, SID, "extract")  # as if the extractor itself had written the bad file
     result = invoke("map", SID, "--json")
     assert result.exit_code == 2
     assert "tables.json: not a tables file" in json_out(result)["results"][0]["message"]
@@ -146,9 +154,11 @@ def test_catalogue_with_problems_stops_the_map(invoke, workspace) -> None:
 def test_map_before_extract_says_what_to_run(invoke, workspace) -> None:
     source = Source(SID, SHA, 1, "sources/local_paper/source.pdf", "2026-01-01T00:00:00Z")
     write_json(workspace.source_record_path(SID), source.to_dict())
+    mark_written(workspace, SID, "fetch")
     result = invoke("map", SID, "--json")
     assert result.exit_code == 2
-    assert "tables.json: not found" in json_out(result)["results"][0]["message"]
+    message = json_out(result)["results"][0]["message"]
+    assert message == "extract is missing: has not run; run 'litaudit run local:paper' first"
 
 
 def test_shipped_overrides_file_is_an_empty_commented_example(tmp_path: Path) -> None:

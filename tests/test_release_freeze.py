@@ -163,7 +163,8 @@ def test_stale_sources_are_refused_naming_each(invoke, workspace, papers) -> Non
     result = invoke("freeze", "--date", DATE)
     assert result.exit_code == 1
     assert len(result.stderr.splitlines()) == 1
-    assert "arxiv:2401.00001: fetch is stale" in result.stderr
+    assert "arxiv:2401.00001: fetch is modified (sources/arxiv_2401.00001/source.pdf)" in result.stderr
+    assert "run 'litaudit fetch --refresh arxiv:2401.00001'" in result.stderr
     assert "arxiv:2401.00002: extract is stale" in result.stderr
     assert not workspace.releases_dir.exists()  # refused before anything is written
 

@@ -1,12 +1,14 @@
-"""The runner: stages run per source, record their inputs, and are told done, missing or stale."""
+"""The runner: stages run per source, record their inputs and outputs, and are told done, missing, stale,
+modified or failed from hashes, never assumed."""
 
 from __future__ import annotations
 
 from pipeline.executor import ProcessExecutor, SerialExecutor
 from pipeline.model import Source
-from pipeline.runner import DONE, MISSING, STALE, Job, run_job, source_status, stage_state
+from pipeline.runner import Job, run_job
 from pipeline.settings import Settings
 from pipeline.stages import Stage
+from pipeline.state import DONE, FAILED, MISSING, MODIFIED, STALE, source_status, stage_state
 from pipeline.store import Workspace, sha256_file, write_json, write_text
 
 COPY = Stage(
@@ -25,17 +27,24 @@ def add_source(ws: Workspace, source_id: str, content: str) -> None:
 
 def test_stage_runs_then_skips_then_goes_stale_when_input_changes(workspace: Workspace, settings: Settings) -> None:
     add_source(workspace, "local:a", "hello")
-    assert stage_state(workspace, COPY, "local:a") == MISSING
+    assert stage_state(workspace, COPY, "local:a").state == MISSING
     first = run_job(Job(COPY, "local:a", settings))
     assert (first.status, first.exit_code, first.summary) == ("done", 0, {"chars": 5})
     assert (workspace.extracted_dir("local:a") / "copy.txt").read_text() == "HELLO"
-    assert stage_state(workspace, COPY, "local:a") == DONE
+    assert stage_state(workspace, COPY, "local:a").state == DONE
     assert run_job(Job(COPY, "local:a", settings)).status == "skipped"
     write_text(workspace.pdf_path("local:a"), "hello again")
-    assert stage_state(workspace, COPY, "local:a") == STALE
-    assert source_status(workspace, "local:a")["stages"]["fetch"] == STALE  # the PDF no longer matches its record
+    fetch = source_status(workspace, "local:a").stages["fetch"]
+    assert (fetch.state, fetch.files) == (MODIFIED, ("sources/local_a/source.pdf",))  # no longer matches its record
+    assert stage_state(workspace, COPY, "local:a").state == STALE  # never done downstream of a modified stage
+    refused = run_job(Job(COPY, "local:a", settings))
+    assert (refused.status, refused.exit_code) == ("failed", 2)
+    assert refused.message.startswith("fetch is modified (sources/local_a/source.pdf): no longer has the SHA-256")
+    assert "run 'litaudit fetch --file PATH --id local:a --refresh' first" in refused.message
+    add_source(workspace, "local:a", "hello again")  # re-ingested: the record now matches
+    assert stage_state(workspace, COPY, "local:a").state == STALE  # its input changed since it ran
     assert run_job(Job(COPY, "local:a", settings)).status == "done"
-    assert stage_state(workspace, COPY, "local:a") == DONE
+    assert stage_state(workspace, COPY, "local:a").state == DONE
 
 
 def test_forced_run_repeats_and_deleted_output_counts_as_missing(workspace: Workspace, settings: Settings) -> None:
@@ -43,7 +52,37 @@ def test_forced_run_repeats_and_deleted_output_counts_as_missing(workspace: Work
     run_job(Job(COPY, "local:a", settings))
     assert run_job(Job(COPY, "local:a", settings, force=True)).status == "done"
     (workspace.extracted_dir("local:a") / "copy.txt").unlink()
-    assert stage_state(workspace, COPY, "local:a") == MISSING
+    state = stage_state(workspace, COPY, "local:a")
+    assert (state.state, state.files, state.reason) == (
+        MISSING,
+        ("extracted/local_a/copy.txt",),
+        "deleted since copy wrote it",
+    )
+
+
+def test_an_edited_output_is_modified_and_a_rerun_restores_it(workspace: Workspace, settings: Settings) -> None:
+    add_source(workspace, "local:a", "hello")
+    run_job(Job(COPY, "local:a", settings))
+    output = workspace.extracted_dir("local:a") / "copy.txt"
+    output.write_text("HELLO, EDITED BY HAND")
+    state = stage_state(workspace, COPY, "local:a")
+    assert (state.state, state.files) == (MODIFIED, ("extracted/local_a/copy.txt",))
+    assert "review SOURCE RECORD --correct VALUE" in state.reason
+    again = run_job(Job(COPY, "local:a", settings))
+    assert again.status == "done"
+    assert again.message.startswith("redone: extracted/local_a/copy.txt changed since copy wrote it")
+    assert output.read_text() == "HELLO"
+    assert stage_state(workspace, COPY, "local:a").state == DONE
+
+
+def test_a_killed_writer_leaves_only_a_temporary_file_that_the_next_run_removes(
+    workspace: Workspace, settings: Settings
+) -> None:
+    add_source(workspace, "local:a", "hello")
+    leftover = workspace.extracted_dir("local:a") / ".copy.txt.abc123.tmp"
+    write_text(leftover, "half")
+    assert run_job(Job(COPY, "local:a", settings)).status == "done"
+    assert not leftover.exists()
 
 
 def test_failures_come_back_as_results_with_exit_codes(workspace: Workspace, settings: Settings) -> None:
@@ -54,19 +93,32 @@ def test_failures_come_back_as_results_with_exit_codes(workspace: Workspace, set
     assert (bad.status, bad.exit_code) == ("failed", 2)
     assert "cannot be parsed" in bad.message
     bug = run_job(Job(COPY, "local:bug", settings))
-    assert (bug.status, bug.exit_code, bug.message) == ("failed", 2, "ZeroDivisionError: division by zero")
+    assert (bug.status, bug.exit_code) == ("failed", 3)  # a bug is an internal error, not bad input
+    assert bug.message == ("internal error: ZeroDivisionError: division by zero (LITAUDIT_DEBUG=1 shows the traceback)")
+    assert stage_state(workspace, COPY, "local:bug").state == FAILED
     warn = run_job(Job(COPY, "local:warn", settings))
     assert (warn.status, warn.problems, warn.exit_code) == ("done", 2, 1)
     again = run_job(Job(COPY, "local:warn", settings))  # an up-to-date re-run still reports what was found
     assert (again.status, again.problems, again.exit_code) == ("skipped", 2, 1)
     assert not (workspace.extracted_dir("local:bad") / "copy.txt").exists()
-    assert stage_state(workspace, COPY, "local:bad") == MISSING
+    bad_state = stage_state(workspace, COPY, "local:bad")
+    assert bad_state.state == FAILED
+    assert bad_state.reason.endswith("sources/local_bad/source.pdf: cannot be parsed")
 
 
-def test_missing_input_names_the_file(workspace: Workspace, settings: Settings) -> None:
+def test_a_failure_after_success_keeps_the_old_output_but_not_done(workspace: Workspace, settings: Settings) -> None:
+    add_source(workspace, "local:a", "hello")
+    run_job(Job(COPY, "local:a", settings))
+    add_source(workspace, "local:a", "unparseable now")
+    assert run_job(Job(COPY, "local:a", settings)).status == "failed"
+    assert (workspace.extracted_dir("local:a") / "copy.txt").read_text() == "HELLO"  # nothing stored is lost
+    assert stage_state(workspace, COPY, "local:a").state == FAILED
+
+
+def test_a_source_never_fetched_names_the_command_that_fetches_it(workspace: Workspace, settings: Settings) -> None:
     result = run_job(Job(COPY, "local:none", settings))
-    assert result.status == "failed"
-    assert result.message == "sources/local_none/source.pdf: not found; run the stage before copy first"
+    assert (result.status, result.exit_code) == ("failed", 2)
+    assert result.message == ("fetch is missing: has not run; run 'litaudit fetch --file PATH --id local:none' first")
 
 
 def test_process_executor_gives_the_same_results_as_serial(workspace: Workspace, settings: Settings) -> None:

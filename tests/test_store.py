@@ -76,5 +76,5 @@ def test_bad_setting_in_environment_is_one_line_exit_2(invoke) -> None:
     result = invoke("status", env={"LITAUDIT_TIMEOUT": "soon"})
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        "litaudit: error: environment LITAUDIT_TIMEOUT: 'soon' is not a float"
+        "litaudit: error: environment LITAUDIT_TIMEOUT: 'soon' is not a number"
     ]

@@ -10,7 +10,16 @@ from typing import Any
 
 import click
 
-from pipeline.clikit import emit_result, handle_errors, json_option, log, progress, settings_of
+from pipeline.clikit import (
+    emit_result,
+    handle_errors,
+    json_option,
+    locked,
+    log_error,
+    progress,
+    settings_of,
+    wait_option,
+)
 from pipeline.errors import BadInputError, LitauditError
 from pipeline.fetch.http import PoliteClient
 from pipeline.fetch.retrieve import MISMATCH, FetchOutcome, SourceMismatchError, fetch_entry, ingest_file
@@ -62,7 +71,7 @@ def report(results: list[FetchResult], as_json: bool) -> int:
     code = max((r.exit_code for r in results), default=0)
     for result in results:
         if result.exit_code:
-            log(f"litaudit: fetch {result.id}: {result.message}")
+            log_error(f"fetch {result.id}: {result.message}")
     human = "\n".join(f"{r.id:<28} {r.status:<15} {r.message}" for r in results)
     payload = {"ok": code == 0, "exit_code": code, "sources": [r.to_dict() for r in results]}
     emit_result(as_json, payload, human or "nothing to fetch: name source ids or list them in config/sources.yaml")
@@ -74,9 +83,11 @@ def report(results: list[FetchResult], as_json: bool) -> int:
 @click.option("--refresh", is_flag=True, help="Download again and check the SHA-256 against the stored copy.")
 @click.option("--file", "pdf_file", type=click.Path(path_type=Path), help="Ingest this local PDF (with --id).")
 @click.option("--id", "local_id", help="The local:NAME id of the PDF given with --file.")
+@wait_option
 @json_option
 @click.pass_context
 @handle_errors
+@locked
 def fetch(
     ctx: click.Context,
     source_ids: tuple[str, ...],

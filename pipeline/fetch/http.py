@@ -20,9 +20,11 @@ from typing import TypeVar
 from urllib.parse import urlsplit
 
 import requests
+import urllib3
 
 from pipeline.errors import FetchError
 from pipeline.settings import Settings
+from pipeline.store import FILE_MODE
 
 T = TypeVar("T")
 
@@ -59,6 +61,7 @@ def stage_chunks(chunks: Iterable[bytes], folder: Path, max_bytes: int, what: st
     """Write chunks to a temp file in ``folder`` while hashing; nothing is left behind on failure."""
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".fetch-", suffix=".part", dir=folder)
+    os.fchmod(fd, FILE_MODE)
     digest, size = hashlib.sha256(), 0
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -113,6 +116,13 @@ HOST_PACER = HostPacer()
 
 
 _TRANSIENT = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
+# urllib3 2 names a failed DNS look-up; retrying it only makes an offline run wait (urllib3 1 lacks the class)
+_NAME_RESOLUTION = getattr(urllib3.exceptions, "NameResolutionError", ())
+
+
+def _unresolvable(exc: requests.RequestException) -> bool:
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return isinstance(reason, _NAME_RESOLUTION)
 
 
 def _network_failure(url: str, exc: requests.RequestException, timeout: float) -> FetchError:
@@ -121,6 +131,8 @@ def _network_failure(url: str, exc: requests.RequestException, timeout: float) -
         return TruncatedError(f"{url}: connection ended before the whole body arrived")
     if isinstance(exc, requests.Timeout) or "timed out" in str(exc).lower():
         return FetchError(f"{url}: timed out (no answer within {timeout:g} s)")
+    if _unresolvable(exc):
+        return FetchError(f"{url}: cannot resolve {urlsplit(url).hostname} (no network?)")
     if isinstance(exc, requests.ConnectionError):
         return FetchError(f"{url}: connection failed")
     return FetchError(f"{url}: request failed ({type(exc).__name__}: {exc})")
@@ -202,7 +214,7 @@ class PoliteClient:
                 failure = exc
             except requests.RequestException as exc:
                 failure = _network_failure(url, exc, settings.timeout)
-                if not isinstance(exc, _TRANSIENT):
+                if not isinstance(exc, _TRANSIENT) or _unresolvable(exc):
                     raise failure from None
             if attempt < tries:
                 wait = asked if asked is not None else settings.backoff * 2 ** (attempt - 1)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.clock import utc_now
 from pipeline.fetch.arxiv import ArxivMetadata, abs_url
 from pipeline.fetch.http import StagedFile
 from pipeline.fetch.ids import ArxivId
 from pipeline.fetch.pdf import PdfInfo
 from pipeline.model import MissingMetadata, Source
-from pipeline.runner import utc_now
 from pipeline.store import Workspace
 
 PDF_MEDIA_TYPE = "application/pdf"

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.clock import utc_now
 from pipeline.errors import EXIT_PROBLEMS, BadInputError, BadSourceIdError, HashMismatchError, LitauditError
 from pipeline.fetch.arxiv import fetch_metadata, pdf_url
 from pipeline.fetch.http import CHUNK, PoliteClient, StagedFile, stage_chunks
@@ -21,9 +22,10 @@ from pipeline.fetch.pdf import inspect_pdf
 from pipeline.fetch.provenance import Artifact, arxiv_source, local_source
 from pipeline.fetch.sources import SourceEntry
 from pipeline.model import Source, Verification
-from pipeline.runner import utc_now
 from pipeline.settings import Settings
-from pipeline.store import Workspace, read_json, sha256_file, write_json
+from pipeline.stages import FETCH_STAGE
+from pipeline.state import fix_command, record_done
+from pipeline.store import Workspace, read_source_record, sha256_file, write_json
 
 FETCHED, PRESENT, VERIFIED, MISMATCH = "fetched", "already-present", "verified", "mismatch"
 VERIFY_METHOD = "source-hash-verification"
@@ -68,17 +70,11 @@ class NotFetchableError(BadInputError):
 
 def load_stored(ws: Workspace, source_id: str) -> Source | None:
     record = ws.source_record_path(source_id)
-    return Source.from_dict(read_json(record)) if record.is_file() else None
+    return Source.from_dict(read_source_record(record)) if record.is_file() else None
 
 
 def _short(sha256: str) -> str:
     return sha256[:12]
-
-
-def _refresh_command(source_id: str) -> str:
-    if source_id.startswith("local:"):
-        return f"litaudit fetch --file PATH --id {source_id} --refresh"
-    return f"litaudit fetch --refresh {source_id}"
 
 
 def _check_version(ws: Workspace, stored: Source, version: str | None) -> None:
@@ -102,7 +98,7 @@ def check_present(ws: Workspace, stored: Source, pinned: str | None, version: st
     if not pdf.is_file() or sha256_file(pdf) != stored.sha256:
         raise DamagedCopyError(
             f"{pdf}: missing or altered since it was fetched (recorded sha256 {_short(stored.sha256)});"
-            f" '{_refresh_command(stored.id)}' restores it"
+            f" '{fix_command(FETCH_STAGE, stored.id)}' restores it"
         )
     return FetchOutcome(stored, PRESENT, "already present; not downloaded again", pdf, stored.sha256)
 
@@ -123,6 +119,12 @@ def _set_aside(ws: Workspace, source_id: str, staged: StagedFile) -> Path:
     return target
 
 
+def _write_record(ws: Workspace, source: Source) -> None:
+    """source.json last, then the hashes of both files, so that a later edit of either is noticed."""
+    write_json(ws.source_record_path(source.id), source.to_dict())
+    record_done(ws, FETCH_STAGE, source.id, {})
+
+
 def _store_new(ws: Workspace, source: Source, staged: StagedFile, pinned: str | None) -> FetchOutcome:
     if pinned and staged.sha256 != pinned:
         rejected = _set_aside(ws, source.id, staged)
@@ -134,7 +136,7 @@ def _store_new(ws: Workspace, source: Source, staged: StagedFile, pinned: str | 
     pdf = ws.pdf_path(source.id)
     pdf.parent.mkdir(parents=True, exist_ok=True)
     os.replace(staged.path, pdf)
-    write_json(ws.source_record_path(source.id), source.to_dict())
+    _write_record(ws, source)
     version = f"{source.version}, " if source.version else ""
     message = f"{version}{source.page_count} pages, {source.size} bytes, sha256 {_short(source.sha256)}"
     return FetchOutcome(source, FETCHED, message, pdf, source.sha256)
@@ -156,7 +158,7 @@ def _verify(ws: Workspace, stored: Source, staged: StagedFile, pinned: str | Non
         os.replace(staged.path, pdf)
         message += " (the stored PDF was missing or altered and is restored)"
     stored.verifications.append(Verification(VERIFY_METHOD, utc_now(), staged.sha256, "match", VERIFY_NOTE))
-    write_json(ws.source_record_path(stored.id), stored.to_dict())
+    _write_record(ws, stored)
     return FetchOutcome(stored, VERIFIED, message, pdf, stored.sha256)
 
 
@@ -177,7 +179,7 @@ def fetch_entry(
     if stored is not None and not refresh:
         return check_present(ws, stored, entry.sha256, version)
     if ref.arxiv is None:
-        command = _refresh_command(ref.id) if stored else f"litaudit fetch --file PATH --id {ref.id}"
+        command = fix_command(FETCH_STAGE, ref.id) if stored else f"litaudit fetch --file PATH --id {ref.id}"
         raise NotFetchableError(f"source {ref.id!r}: a local source is read from a file ({command})")
     arxiv = ref.arxiv
     http = client or PoliteClient(settings)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from pipeline import __version__
+from pipeline.clock import utc_now
 from pipeline.probe.cache import EmbeddingCache, EmbedStats, embed_all
 from pipeline.probe.data import DataFileError, SequenceTable, read_sequences
 from pipeline.probe.embedders import Embedder
@@ -24,7 +25,6 @@ from pipeline.probe.metrics import Group, bootstrap_interval, mean_over_groups
 from pipeline.probe.probe import ProbeFit, fit_predict
 from pipeline.probe.protocols import DatasetEntry, Protocol, Variant
 from pipeline.probe.subsets import Pools, Subset, draw, drop_test_duplicates, holdout_split, make_subset
-from pipeline.runner import utc_now
 
 
 @dataclass(frozen=True)

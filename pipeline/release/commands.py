@@ -7,8 +7,7 @@ from typing import Any
 
 import click
 
-from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
-from pipeline.commands import resolve_sources
+from pipeline.clikit import emit_result, handle_errors, json_option, locked, settings_of, wait_option
 from pipeline.errors import EXIT_PROBLEMS, BadInputError
 from pipeline.release.contents import opened_release, read_release
 from pipeline.release.diff import diff_records, format_diff
@@ -18,6 +17,7 @@ from pipeline.release.freeze import freeze as freeze_release
 from pipeline.release.records import read_records, records_path
 from pipeline.release.review import pending_records, read_reviews, record_decision, reviews_path
 from pipeline.release.verify import verify_bag
+from pipeline.selection import resolve_sources
 from pipeline.store import Workspace
 
 release_path = click.Path(exists=False, path_type=Path)
@@ -90,7 +90,7 @@ def review(
     if pending:
         if record_id or accept or reject or correct is not None:
             raise BadInputError("review --pending takes at most a SOURCE, no record or decision")
-        ids = [source_id] if source_id else [sid for sid in ws.fetched_ids() if records_path(ws, sid)]
+        ids = [source_id] if source_id else [sid for sid in ws.scan_sources().ids if records_path(ws, sid)]
         _pending(ws, ids, as_json)
         return
     if not source_id or not record_id:
@@ -118,13 +118,16 @@ def review(
     metavar="YYYY-MM-DD",
     help="Release date (default: today, UTC) [env LITAUDIT_RELEASE_DATE].",
 )
+@wait_option
 @json_option
 @click.pass_context
 @handle_errors
+@locked
 def freeze(ctx: click.Context, source_ids: tuple[str, ...], with_pdfs: bool, day: str | None, as_json: bool) -> None:
     """Freeze records, findings, reviews, catalogue and settings into releases/<date>-<hash>/ (BagIt) + .tar.gz.
 
-    Refuses (exit 1) sources with stale stages or without records, naming each.
+    Refuses (exit 1) sources with a stage that is stale, failed or modified, or without records, naming each
+    file and the command that fixes it.
     """
     settings = settings_of(ctx)
     ws = Workspace(settings.root)
@@ -152,7 +155,8 @@ def verify(release: Path, fast: bool, as_json: bool) -> None:
     with opened_release(release) as bag_dir:
         report = verify_bag(bag_dir, fast=fast, shown_as=str(release))
     what = "Payload-Oxum only, contents not re-hashed" if fast else "every file re-hashed"
-    summary = f"{report.files} files, {report.bytes} bytes; {what}"
+    tags = "" if fast else f" + {report.tag_files} tag files"
+    summary = f"{report.files} payload files, {report.bytes} bytes{tags}; {what}"
     if report.ok:
         human = f"{release}: OK ({summary})"
     else:

@@ -25,6 +25,7 @@ from pipeline import __version__
 from pipeline.errors import EXIT_PROBLEMS, BadInputError, LitauditError
 from pipeline.release.archive import DIR_MODE, FILE_MODE, write_archive
 from pipeline.release.payload import build_payload, plan_sources, release_counts
+from pipeline.selection import Selection
 from pipeline.settings import Settings
 from pipeline.store import Workspace, dumps, sha256_file, write_text
 
@@ -133,11 +134,11 @@ def _bag(folder: Path, day: str, n_sources: int) -> None:
     bagit.make_bag(str(folder), bag_info=bag_info, checksums=list(ALGORITHMS))
 
 
-def freeze(ws: Workspace, settings: Settings, source_ids: list[str], options: FreezeOptions) -> FreezeResult:
+def freeze(ws: Workspace, settings: Settings, selection: Selection, options: FreezeOptions) -> FreezeResult:
     """Build the release in a temporary folder and rename it into place; an identical one is left as is."""
-    if not source_ids:
+    if not selection.ids and not selection.problems:
         raise NothingToFreezeError("nothing to freeze: no source fetched yet (litaudit fetch)")
-    plans = plan_sources(ws, source_ids, options.with_pdfs)
+    plans = plan_sources(ws, selection, options.with_pdfs)
     payload = build_payload(ws, settings, plans)
     counts = release_counts(payload)
     ws.releases_dir.mkdir(parents=True, exist_ok=True)

@@ -1,10 +1,11 @@
 """What a release holds: per source its record, reviewed records, findings and review log; the
 catalogue and the settings used.
 
-Readiness, decided here: a source is refused when any stage is *stale* (its inputs changed since it
-ran: a re-fetched PDF, an edited catalogue), when it has no records at all, or when its records were
-made from another PDF than the one fetched. *Missing* stages are fine as long as records exist: an
-unaudited source is released with its emitted records, and release.json says so.
+Readiness, decided here: a source is refused when any stage that ran is not done (pipeline/state.py:
+*stale* because its inputs changed, *modified* or with a deleted output because someone edited what
+litaudit wrote, *failed*), when it has no records at all, or when its records were made from another
+PDF than the one fetched. A stage that never ran is fine as long as records exist: an unaudited source
+is released with its emitted records, and release.json says so.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from typing import Any
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
 from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
 from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
-from pipeline.runner import STALE, source_status
+from pipeline.selection import Selection
 from pipeline.settings import Settings
-from pipeline.store import Workspace, jsonl_text, read_json, safe_id
+from pipeline.state import StageState, source_status
+from pipeline.store import Workspace, jsonl_text, read_json, read_source_record, safe_id
 
 Content = bytes | Path  # bytes to write, or a workspace file to copy as is
 
@@ -95,10 +97,16 @@ def count_findings(path: Path | None) -> int:
     return len(items) if isinstance(items, list) else 0
 
 
+def _stage_problem(source_id: str, state: StageState) -> str:
+    files = f" ({', '.join(state.files)})" if state.files else ""
+    return f"{source_id}: {state.stage} is {state.state}{files}: {state.reason}; run '{state.fix}'"
+
+
 def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[SourcePlan | None, list[str]]:
-    stale = [name for name, state in source_status(ws, source_id)["stages"].items() if state == STALE]
-    problems = [f"{source_id}: {name} is stale (its inputs changed since it ran)" for name in stale]
-    source = read_json(ws.source_record_path(source_id))
+    problems = [_stage_problem(source_id, s) for s in source_status(ws, source_id).not_done() if s.ran]
+    if problems:  # its files cannot be trusted, so they are not read
+        return None, problems
+    source = read_source_record(ws.source_record_path(source_id))
     try:
         records = read_records(ws, source_id)
     except NoRecordsError:
@@ -119,11 +127,11 @@ def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[Source
     return plan, problems
 
 
-def plan_sources(ws: Workspace, source_ids: list[str], with_pdfs: bool) -> list[SourcePlan]:
+def plan_sources(ws: Workspace, selection: Selection, with_pdfs: bool) -> list[SourcePlan]:
     """Every source ready to release; otherwise one error listing each source that is not, and why."""
     plans: list[SourcePlan] = []
-    problems: list[str] = []
-    for sid in source_ids:
+    problems = [f"{label}: {problem}" for label, problem in selection.problems.items()]
+    for sid in selection.ids:
         plan, found = _problems_of(ws, sid, with_pdfs)
         problems.extend(found)
         if plan is not None:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.clock import utc_now
 from pipeline.errors import EXIT_PROBLEMS, BadInputError, LitauditError
 from pipeline.release.records import RecordsFile
-from pipeline.runner import utc_now
 from pipeline.store import Workspace, jsonl_text, sha256_bytes, write_text
 
 REVIEWS_FILE = "reviews.jsonl"
