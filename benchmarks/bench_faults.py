@@ -229,7 +229,8 @@ def main() -> int:
     parser.add_argument("--sigint-trials", type=int, default=4, help="Ctrl-C at this many random moments")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    delays = sorted(random.Random(args.seed).uniform(0.8, 8.0) for _ in range(args.sigint_trials))
+    rng = random.Random(args.seed)
+    delays = sorted(rng.uniform(0.8, 8.0) for _ in range(args.sigint_trials))
     faults: list[Callable[[Path], Row]] = [
         edited_output,
         truncated_output,

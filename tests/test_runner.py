@@ -128,3 +128,14 @@ def test_process_executor_gives_the_same_results_as_serial(workspace: Workspace,
     serial = sorted((r.source_id, r.summary["chars"]) for r in SerialExecutor().map_unordered(run_job, jobs))
     parallel = sorted((r.source_id, r.summary["chars"]) for r in ProcessExecutor(2).map_unordered(run_job, jobs))
     assert serial == parallel == [("local:a", 3), ("local:b", 3), ("local:c", 3)]
+
+
+def test_a_bug_shows_its_traceback_under_litaudit_debug(
+    workspace: Workspace, settings: Settings, monkeypatch, capsys
+) -> None:
+    add_source(workspace, "local:bug", "crash")
+    monkeypatch.setenv("LITAUDIT_DEBUG", "1")
+    bug = run_job(Job(COPY, "local:bug", settings))
+    assert (bug.exit_code, bug.message) == (3, "internal error: ZeroDivisionError: division by zero")
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):") and "stage_doubles.py" in err
