@@ -4,32 +4,42 @@ from __future__ import annotations
 
 import importlib
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
 from pipeline import __version__
 from pipeline.clikit import fail
-from pipeline.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, LitauditError
+from pipeline.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, LitauditError, MissingExtraError
 from pipeline.settings import Settings
 
-# name -> "module:attribute" of the click command; stage commands are built from pipeline.stages.
-COMMANDS: dict[str, str] = {
-    "fetch": "pipeline.fetch.commands:fetch",
-    "status": "pipeline.commands:status",
-    "run": "pipeline.commands:run",
-    "extract": "pipeline.commands:extract",
-    "tables": "pipeline.extract.commands:tables",
-    "catalogue": "pipeline.catalogue.commands:catalogue",
-    "map": "pipeline.commands:map_",
-    "emit": "pipeline.commands:emit",
-    "audit": "pipeline.commands:audit",
-    "review": "pipeline.release.commands:review",
-    "freeze": "pipeline.release.commands:freeze",
-    "verify": "pipeline.release.commands:verify",
-    "diff": "pipeline.release.commands:diff",
-    "export": "pipeline.release.commands:export",
-    "probe": "pipeline.probe.commands:probe",
+
+@dataclass(frozen=True)
+class CommandEntry:
+    """Where a command lives, its one-line help (so ``--help`` imports nothing) and the extra it needs."""
+
+    target: str  # "module:attribute" of the click command
+    summary: str
+    extra: str = ""  # the pip extra its module imports, named when it is missing
+
+
+COMMANDS: dict[str, CommandEntry] = {
+    "fetch": CommandEntry("pipeline.fetch.commands:fetch", "Download or ingest sources and record their provenance."),
+    "status": CommandEntry("pipeline.commands:status", "Which stages are done, and what fixes the rest."),
+    "run": CommandEntry("pipeline.commands:run", "Run every stage in order, redoing only what is not done."),
+    "extract": CommandEntry("pipeline.commands:extract", "Find every table, its caption and label, and every cell."),
+    "tables": CommandEntry("pipeline.extract.commands:tables", "Extract the tables of bare PDF files into JSON."),
+    "catalogue": CommandEntry("pipeline.catalogue.commands:catalogue", "Check the catalogue, or suggest entries."),
+    "map": CommandEntry("pipeline.commands:map_", "Link rows and columns to the catalogue."),
+    "emit": CommandEntry("pipeline.commands:emit", "Write review-ready records, each traceable to its cell."),
+    "audit": CommandEntry("pipeline.commands:audit", "Flag inconsistencies and write the reviewer's reports."),
+    "review": CommandEntry("pipeline.release.commands:review", "Record a reviewer's decision on a record."),
+    "freeze": CommandEntry("pipeline.release.commands:freeze", "Freeze a hashed, verifiable release (BagIt)."),
+    "verify": CommandEntry("pipeline.release.commands:verify", "Re-hash a release and name what is wrong."),
+    "diff": CommandEntry("pipeline.release.commands:diff", "Records added, removed and changed between releases."),
+    "export": CommandEntry("pipeline.release.export_command:export", "A release as csv, parquet or duckdb.", "export"),
+    "probe": CommandEntry("pipeline.probe.commands:probe", "Re-compute printed cells with embedding probes.", "probe"),
 }
 
 
@@ -60,12 +70,23 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name].summary) for name in self.list_commands(ctx)])
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
             return None
-        module, _, attr = target.partition(":")
-        return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
+        module, _, attr = entry.target.partition(":")
+        try:
+            return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
+        except ImportError as exc:
+            if not entry.extra:
+                raise
+            raise MissingExtraError(
+                f"litaudit {cmd_name} needs {exc.name}, which is not installed: pip install 'litaudit[{entry.extra}]'"
+            ) from None
 
 
 @click.group(cls=LazyGroup)

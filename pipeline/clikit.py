@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
-from tqdm import tqdm
 
 from pipeline.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, LitauditError, internal_error_line
 from pipeline.lock import workspace_lock
@@ -91,5 +90,7 @@ def locked(fn: F) -> F:
 
 def progress(items: Iterable[T], total: int, desc: str, enabled: bool = True) -> Iterator[T]:
     """A progress bar on a terminal (stderr), nothing otherwise."""
+    from tqdm import tqdm  # only commands that show progress pay for its import
+
     show = enabled and total > 1 and sys.stderr.isatty()
     yield from tqdm(items, total=total, desc=desc, disable=not show, file=sys.stderr, leave=False)

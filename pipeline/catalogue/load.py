@@ -17,10 +17,11 @@ from pipeline.catalogue.model import (
     Range,
 )
 from pipeline.errors import ConfigError
+from pipeline.shipped import SHIPPED_CONFIG
 from pipeline.yamlio import read_yaml, schema_validator
 
-# The catalogue shipped with litaudit (the repository's config/catalogue), used when a workspace has none.
-BUNDLED_DIR = Path(__file__).resolve().parents[2] / "config" / "catalogue"
+# The catalogue shipped with litaudit, used when a workspace has none.
+BUNDLED_DIR = SHIPPED_CONFIG / "catalogue"
 
 
 def resolve_catalogue_dir(config_dir: Path) -> Path:

@@ -17,6 +17,7 @@ from pipeline.errors import ConfigError
 from pipeline.probe.data import DataRules
 from pipeline.probe.metrics import METRICS
 from pipeline.probe.probe import ProbeSettings
+from pipeline.shipped import config_folder
 from pipeline.store import sha256_file
 from pipeline.yamlio import read_yaml
 
@@ -247,14 +248,14 @@ def load_protocol(path: Path) -> Protocol:
 
 
 def load_protocols(config_dir: Path) -> dict[str, Protocol]:
-    """Every protocol under ``config_dir/protocols``, by name."""
-    folder = config_dir / "protocols"
+    """Every protocol under ``config_dir/protocols`` (or those shipped with litaudit), by name."""
+    folder = config_folder(config_dir, "protocols")
     files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
     return {p.name: p for p in (load_protocol(f) for f in files)}
 
 
 def get_protocol(config_dir: Path, name: str) -> Protocol:
-    path = config_dir / "protocols" / f"{name}.yaml"
+    path = config_folder(config_dir, "protocols") / f"{name}.yaml"
     if not path.is_file():
         known = ", ".join(load_protocols(config_dir)) or "none"
         raise ConfigError(f"protocol {name!r}: no {path} (protocols found: {known})")

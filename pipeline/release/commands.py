@@ -11,7 +11,6 @@ from pipeline.clikit import emit_result, handle_errors, json_option, locked, set
 from pipeline.errors import EXIT_PROBLEMS, BadInputError
 from pipeline.release.contents import opened_release, read_release
 from pipeline.release.diff import diff_records, format_diff
-from pipeline.release.export import FORMATS, catalogue_tables, default_output, export_tables
 from pipeline.release.freeze import FreezeOptions, today_utc
 from pipeline.release.freeze import freeze as freeze_release
 from pipeline.release.records import read_records, records_path
@@ -177,29 +176,3 @@ def diff(a: Path, b: Path, as_json: bool) -> None:
         old, new = read_release(dir_a), read_release(dir_b)
     result = diff_records(old.release_id, old.records, new.release_id, new.records)
     emit_result(as_json, {"ok": True, **result.to_dict()}, format_diff(result))
-
-
-@click.command()
-@click.argument("release", type=release_path)
-@click.option("--format", "fmt", type=click.Choice(FORMATS), required=True, help="Output format.")
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Folder (csv, parquet) or file (duckdb); default beside the release.",
-)
-@json_option
-@handle_errors
-def export(release: Path, fmt: str, output: Path | None, as_json: bool) -> None:
-    """The catalogue tables of a release: results, sources, protocol_coverage, evaluation_matrix."""
-    with opened_release(release) as bag_dir:
-        contents = read_release(bag_dir)
-    tables = catalogue_tables(contents)
-    out = output or default_output(release, contents.release_id, fmt)
-    written = export_tables(tables, fmt, out)
-    rows = {name: len(frame) for name, frame in tables.items()}
-    human = "\n".join([f"{contents.release_id}: {fmt} -> {out}", *(f"  {n}: {k} rows" for n, k in rows.items())])
-    emit_result(
-        as_json, {"ok": True, "id": contents.release_id, "files": [str(p) for p in written], "rows": rows}, human
-    )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
 from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
 from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
@@ -167,7 +168,7 @@ def build_payload(ws: Workspace, settings: Settings, plans: list[SourcePlan]) ->
             payload.notes.append(
                 f"{summary['id']}: {summary['orphan_reviews']} review decisions name records not in this release"
             )
-    for path in sorted(ws.config_dir.glob("catalogue/*.yaml")):
+    for path in sorted(resolve_catalogue_dir(ws.config_dir).glob("*.yaml")):  # the catalogue the records used
         payload.files[f"config/catalogue/{path.name}"] = path
     overrides = ws.config_dir / "overrides.yaml"
     if overrides.is_file():
