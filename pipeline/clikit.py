@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
@@ -15,7 +15,6 @@ from pipeline.lock import workspace_lock
 from pipeline.settings import Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print a machine-readable result on stdout.")
 wait_option = click.option(
@@ -86,11 +85,3 @@ def locked(fn: F) -> F:
             return fn(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
-
-
-def progress(items: Iterable[T], total: int, desc: str, enabled: bool = True) -> Iterator[T]:
-    """A progress bar on a terminal (stderr), nothing otherwise."""
-    from tqdm import tqdm  # only commands that show progress pay for its import
-
-    show = enabled and total > 1 and sys.stderr.isatty()
-    yield from tqdm(items, total=total, desc=desc, disable=not show, file=sys.stderr, leave=False)

@@ -16,12 +16,12 @@ from pipeline.clikit import (
     json_option,
     locked,
     log_error,
-    progress,
     settings_of,
     wait_option,
 )
 from pipeline.errors import EXIT_BAD_INPUT
 from pipeline.executor import make_executor
+from pipeline.progress import progress
 from pipeline.runner import FAILED_JOB, SKIPPED, Job, JobResult, overall_exit, run_job
 from pipeline.selection import Selection, resolve_sources
 from pipeline.settings import Settings

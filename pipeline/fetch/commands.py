@@ -16,7 +16,6 @@ from pipeline.clikit import (
     json_option,
     locked,
     log_error,
-    progress,
     settings_of,
     wait_option,
 )
@@ -24,6 +23,7 @@ from pipeline.errors import BadInputError, LitauditError
 from pipeline.fetch.http import PoliteClient
 from pipeline.fetch.retrieve import MISMATCH, FetchOutcome, SourceMismatchError, fetch_entry, ingest_file
 from pipeline.fetch.sources import SourceEntry, load_source_entries
+from pipeline.progress import progress
 from pipeline.store import Workspace
 
 FAILED = "failed"

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.clikit import progress
 from pipeline.extras import import_extra
 from pipeline.probe.embedders import ModelOptions, ModelSpecError
+from pipeline.progress import progress
 from pipeline.store import sha256_file
 
 
