@@ -189,20 +189,20 @@ def failed_stage(root: Path) -> Row:
     return Row("map fails (bad overrides.yaml)", "failed; downstream stale; freeze 1", seen, all_done(root), ok)
 
 
-def sigint(delay: float) -> Callable[[Path], Row]:
+def interrupt(delay: float, signum: signal.Signals = signal.SIGINT) -> Callable[[Path], Row]:
     def inject(root: Path) -> Row:
         command = [sys.executable, "-m", "pipeline", "--root", str(root), "run", "--force", "--jobs", "2"]
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
         time.sleep(delay)
         sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         _, stderr = process.communicate(timeout=60)
         stopped = time.monotonic() - sent
         ok = process.returncode in (130, 1) and "Traceback" not in stderr and stopped < 3
         seen = f"exit {process.returncode} after {stopped:.2f} s; stderr {len(stderr.splitlines())} line(s)"
         litaudit(root, "run")
         return Row(
-            f"Ctrl-C after {delay:.1f} s, --jobs 2",
+            f"{'Ctrl-C' if signum == signal.SIGINT else 'SIGTERM'} after {delay:.1f} s, --jobs 2",
             "130, no traceback, < 3 s; re-run resumes",
             seen,
             all_done(root),
@@ -239,7 +239,8 @@ def main() -> int:
         corrupt_source_record,
         failed_fetch,
         failed_stage,
-        *(sigint(d) for d in delays),
+        *(interrupt(d) for d in delays),
+        interrupt(delays[len(delays) // 2], signal.SIGTERM),
         concurrent_runs,
     ]
     rows: list[Row] = []

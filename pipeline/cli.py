@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,10 @@ COMMANDS: dict[str, CommandEntry] = {
 }
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 class LazyGroup(click.Group):
     """Commands imported on use; every failure, usage errors included, in the one error format (JSON too)."""
 
@@ -51,6 +56,7 @@ class LazyGroup(click.Group):
         if not standalone_mode:
             return super().main(argv, *pos, standalone_mode=False, **extra)
         as_json = "--json" in argv
+        signal.signal(signal.SIGTERM, _interrupt)  # a polite kill stops workers and cleans up like Ctrl-C
         try:
             outcome = super().main(argv, *pos, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as exc:

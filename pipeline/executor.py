@@ -27,9 +27,11 @@ class SerialExecutor:
             yield fn(item)
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them all at once (no traceback from each)."""
+def _leave_signals_to_the_parent() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once (no traceback from each), and die
+    quietly when it terminates them (the parent's own SIGTERM handler is not theirs)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class ProcessExecutor:
@@ -44,7 +46,7 @@ class ProcessExecutor:
         self.jobs = jobs
 
     def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
-        pool = multiprocessing.Pool(self.jobs, initializer=_ignore_sigint)
+        pool = multiprocessing.Pool(self.jobs, initializer=_leave_signals_to_the_parent)
         try:
             yield from pool.imap_unordered(fn, items)
             pool.close()

@@ -233,7 +233,10 @@ def test_flipping_any_byte_of_any_output_is_noticed(demo_root: Path, data: st.Da
 
 
 @pytest.mark.slow
-def test_ctrl_c_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_resumes(root: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_an_interrupt_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_resumes(
+    root: Path, signum: signal.Signals
+) -> None:
     pdf = root / "sources" / FOLDER / "source.pdf"
     for name in "abc":
         assert litaudit(root, "fetch", "--file", str(pdf), "--id", f"local:{name}").exit_code == 0
@@ -242,7 +245,7 @@ def test_ctrl_c_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_resume
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(3)  # well inside the extract of the first sources
     started = time.monotonic()
-    process.send_signal(signal.SIGINT)  # to the main process alone: it must stop its workers itself
+    process.send_signal(signum)  # to the main process alone: it must stop its workers itself
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130
     assert time.monotonic() - started < 3
