@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,12 @@ from pipeline.clikit import (
     wait_option,
 )
 from pipeline.errors import EXIT_BAD_INPUT
-from pipeline.executor import make_executor
+from pipeline.executor import Executor, make_executor
 from pipeline.progress import progress
+from pipeline.remote import run_detached
 from pipeline.runner import FAILED_JOB, SKIPPED, Job, JobResult, overall_exit, run_job
 from pipeline.selection import Selection, resolve_sources
-from pipeline.settings import Settings
+from pipeline.settings import EXECUTORS, Settings
 from pipeline.stages import FETCH, PIPELINE, STAGES, Stage, get_stage
 from pipeline.state import DONE, StageState, source_status
 from pipeline.store import Workspace
@@ -41,20 +43,70 @@ def failures_of(selection: Selection) -> list[JobResult]:
     return report_failures(results)
 
 
+@dataclass(frozen=True)
+class ScaleOut:
+    """How sources are spread over workers: the --jobs, --executor, --scheduler and --shared-fs options
+    (each unset one falls back to its setting, e.g. LITAUDIT_SCHEDULER)."""
+
+    jobs: int | None = None
+    executor: str | None = None
+    scheduler: str | None = None
+    shared_fs: bool = False
+
+    def executor_for(self, settings: Settings, n_items: int) -> Executor:
+        kind = self.executor or settings.executor
+        return make_executor(
+            self.jobs or settings.jobs, n_items, kind, self.scheduler or settings.scheduler, self.shared_fs
+        )
+
+
+def scale_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The scale-out options, handed to the command as one ``scale`` argument."""
+
+    @functools.wraps(fn)
+    def wrapper(
+        *args: Any, jobs: int | None, executor: str | None, scheduler: str | None, shared_fs: bool, **kw: Any
+    ) -> Any:
+        return fn(*args, scale=ScaleOut(jobs, executor, scheduler, shared_fs), **kw)
+
+    options = [
+        click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Sources processed in parallel."),
+        click.option(
+            "--executor", type=click.Choice(EXECUTORS), default=None, help="Where jobs run [env LITAUDIT_EXECUTOR]."
+        ),
+        click.option(
+            "--scheduler",
+            metavar="ADDRESS",
+            default=None,
+            help="Submit to this Dask scheduler [env LITAUDIT_SCHEDULER].",
+        ),
+        click.option("--shared-fs", is_flag=True, help="Dask workers see this workspace: send paths, not bytes."),
+    ]
+    for option in options:
+        wrapper = option(wrapper)
+    return wrapper
+
+
+def _run_batch(ws: Workspace, executor: Executor, batch: list[Job]) -> Iterator[JobResult]:
+    if executor.shares_workspace:
+        return executor.map_unordered(run_job, batch)
+    return run_detached(ws, executor, batch)
+
+
 def run_stages(
-    settings: Settings, stages: list[Stage], source_ids: list[str], jobs: int, force: bool, show_progress: bool
+    settings: Settings, stages: list[Stage], source_ids: list[str], show_progress: bool, force: bool, scale: ScaleOut
 ) -> list[JobResult]:
     """Each stage over every source (sources in parallel), stage after stage.
 
     A source whose stage failed goes no further: its later stages would only fail for want of input.
     """
+    ws = Workspace(settings.root)
     results: list[JobResult] = []
     failed: set[str] = set()
     for stage in stages:
         batch = [Job(stage, sid, settings, force) for sid in source_ids if sid not in failed]
-        executor = make_executor(jobs, len(batch))
-        done = progress(executor.map_unordered(run_job, batch), len(batch), stage.name, show_progress)
-        stage_results = sorted(done, key=lambda r: r.source_id)
+        done = _run_batch(ws, scale.executor_for(settings, len(batch)), batch)
+        stage_results = sorted(progress(done, len(batch), stage.name, show_progress), key=lambda r: r.source_id)
         for result in stage_results:
             if result.status == "failed":
                 failed.add(result.source_id)
@@ -89,20 +141,18 @@ def stage_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     fn = json_option(fn)
     fn = wait_option(fn)
     fn = click.option("--force", is_flag=True, help="Run again even when the outputs are up to date.")(fn)
-    fn = click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Sources processed in parallel.")(fn)
+    fn = scale_options(fn)
     return click.argument("source_ids", nargs=-1)(fn)
 
 
 def run_stage_command(
-    ctx: click.Context, name: str, source_ids: tuple[str, ...], jobs: int | None, force: bool, as_json: bool
+    ctx: click.Context, name: str, source_ids: tuple[str, ...], scale: ScaleOut, force: bool, as_json: bool
 ) -> tuple[Workspace, list[JobResult]]:
     settings = settings_of(ctx)
     ws = Workspace(settings.root)
     selection = resolve_sources(ws, source_ids)
     failures = failures_of(selection)
-    return ws, failures + run_stages(
-        settings, [get_stage(name)], selection.ids, jobs or settings.jobs, force, not as_json
-    )
+    return ws, failures + run_stages(settings, [get_stage(name)], selection.ids, not as_json, force, scale)
 
 
 def report_failures(results: list[JobResult]) -> list[JobResult]:
@@ -114,8 +164,8 @@ def report_failures(results: list[JobResult]) -> list[JobResult]:
 def stage_command(name: str) -> click.Command:
     @click.command(name=name, help=f"{get_stage(name).help}\n\nWith no SOURCE_ID, every fetched source.")
     @stage_options
-    def command(ctx: click.Context, source_ids: tuple[str, ...], jobs: int | None, force: bool, as_json: bool) -> None:
-        report_results(run_stage_command(ctx, name, source_ids, jobs, force, as_json)[1], as_json)
+    def command(ctx: click.Context, source_ids: tuple[str, ...], scale: ScaleOut, force: bool, as_json: bool) -> None:
+        report_results(run_stage_command(ctx, name, source_ids, scale, force, as_json)[1], as_json)
 
     return command
 
@@ -129,9 +179,9 @@ audit = stage_command("audit")
 @click.option("--csv", "write_csv", is_flag=True, help="Also write extracted/<source>/records.csv for spreadsheets.")
 @stage_options
 def emit(
-    ctx: click.Context, source_ids: tuple[str, ...], jobs: int | None, force: bool, as_json: bool, write_csv: bool
+    ctx: click.Context, source_ids: tuple[str, ...], scale: ScaleOut, force: bool, as_json: bool, write_csv: bool
 ) -> None:
-    ws, results = run_stage_command(ctx, "emit", source_ids, jobs, force, as_json)
+    ws, results = run_stage_command(ctx, "emit", source_ids, scale, force, as_json)
     csv_files = []
     if write_csv:
         from pipeline.emit.export_csv import write_records_csv
@@ -198,8 +248,8 @@ def fetch_listed(ws: Workspace, settings: Settings, source_ids: tuple[str, ...],
 @click.argument("source_ids", nargs=-1)
 @click.option("--demo", is_flag=True, help="Generate the bundled demo paper, ingest it and run every stage (offline).")
 @click.option("--offline", is_flag=True, help="Fetch nothing from the network; sources not fetched yet are skipped.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=None, help="Sources processed in parallel.")
 @click.option("--force", is_flag=True, help="Run every stage again even when up to date.")
+@scale_options
 @wait_option
 @json_option
 @click.pass_context
@@ -210,8 +260,8 @@ def run(
     source_ids: tuple[str, ...],
     demo: bool,
     offline: bool,
-    jobs: int | None,
     force: bool,
+    scale: ScaleOut,
     as_json: bool,
 ) -> None:
     """Run every stage in order, skipping what is up to date and redoing what is stale or modified.
@@ -235,7 +285,7 @@ def run(
         wanted = [sid for sid in source_ids if sid not in not_fetched]
     selection = resolve_sources(ws, wanted) if wanted or not source_ids else Selection([])
     failures = failures_of(selection)
-    results = run_stages(settings, list(STAGES), selection.ids, jobs or settings.jobs, force, not as_json)
+    results = run_stages(settings, list(STAGES), selection.ids, not as_json, force, scale)
     reports = [str(ws.audits_dir(sid) / "report.html") for sid in selection.ids]
     footer = [f"report: {path}" for path in reports if Path(path).is_file()]
     report_results(fetches + failures + results, as_json, {"reports": reports}, footer)

@@ -1,18 +1,30 @@
-"""One small interface for running per-source work, so a distributed executor can be added later."""
+"""One small interface for running per-source work: in this process, in local worker processes, or on a
+Dask cluster (``distributed``, the ``dask`` extra), which may or may not see the workspace."""
 
 from __future__ import annotations
 
+import itertools
+import logging
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, TypeVar
+
+from pipeline.errors import LitauditError
+from pipeline.extras import import_extra
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
+class ClusterError(LitauditError):
+    """The cluster could not be reached, or lost the workers running a job more often than it retries."""
+
+
 class Executor(Protocol):
-    def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+    shares_workspace: bool  # whether ``fn`` may read and write the workspace itself
+
+    def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         """Apply ``fn`` to every item, yielding results as they finish.
 
         ``fn`` must be a module-level function and must not raise: it reports its own failures in
@@ -22,7 +34,9 @@ class Executor(Protocol):
 
 
 class SerialExecutor:
-    def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+    shares_workspace = True
+
+    def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         for item in items:
             yield fn(item)
 
@@ -42,10 +56,12 @@ class ProcessExecutor:
     temporary file, which the next run of that stage removes.
     """
 
+    shares_workspace = True
+
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
 
-    def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+    def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         pool = multiprocessing.Pool(self.jobs, initializer=_leave_signals_to_the_parent)
         try:
             yield from pool.imap_unordered(fn, items)
@@ -57,5 +73,72 @@ class ProcessExecutor:
             pool.join()
 
 
-def make_executor(jobs: int, n_items: int) -> Executor:
+class DaskExecutor:
+    """Jobs as Dask futures: on a ``LocalCluster`` of ``jobs`` single-threaded workers, or on the cluster at
+    ``scheduler`` (started with the standard ``dask scheduler`` / ``dask worker`` commands).
+
+    At most two jobs per worker are in flight, so a pass over thousands of papers never holds them all in
+    memory. A worker lost mid-job is retried by Dask; Ctrl-C cancels every future.
+    """
+
+    RETRIES = 2
+
+    def __init__(self, jobs: int, scheduler: str = "", shares_workspace: bool = False) -> None:
+        self.jobs = jobs
+        self.scheduler = scheduler
+        self.shares_workspace = shares_workspace
+
+    def _client(self) -> Any:
+        distributed = import_extra("distributed", "dask", "--executor dask")
+        try:
+            if self.scheduler:
+                return distributed.Client(self.scheduler, timeout="10s")
+            cluster = distributed.LocalCluster(
+                n_workers=self.jobs,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            return distributed.Client(cluster)
+        except OSError as exc:
+            raise ClusterError(f"dask scheduler {self.scheduler or '(local)'}: cannot connect ({exc})") from None
+
+    def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        distributed = import_extra("distributed", "dask", "--executor dask")
+        client = self._client()
+        pending = iter(items)
+        running = distributed.as_completed()
+        workers = max(1, len(client.scheduler_info().get("workers", {})) or self.jobs)
+
+        def submit(count: int) -> None:
+            for item in itertools.islice(pending, count):
+                running.add(client.submit(fn, item, pure=False, retries=self.RETRIES))
+
+        try:
+            submit(2 * workers)
+            for future in running:
+                try:
+                    result = future.result()
+                except distributed.KilledWorker as exc:
+                    raise ClusterError(f"dask: workers died {self.RETRIES + 1} times running one job ({exc})") from None
+                yield result
+                submit(1)
+        except BaseException:
+            for future in list(running.futures):
+                future.cancel()
+            raise
+        finally:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def make_executor(
+    jobs: int, n_items: int, kind: str = "local", scheduler: str = "", shared_fs: bool = False
+) -> Executor:
+    """``kind`` "dask" (or a ``scheduler`` address) for Dask; else local processes when there is parallel work."""
+    if kind == "dask" or scheduler:
+        return DaskExecutor(jobs, scheduler, shares_workspace=shared_fs)
     return ProcessExecutor(jobs) if jobs > 1 and n_items > 1 else SerialExecutor()

@@ -82,45 +82,77 @@ def _skipped(ws: Workspace, job: Job) -> JobResult:
     )
 
 
-def run_job(job: Job) -> JobResult:
-    """Run one stage for one source; failures come back as results, never as exceptions.
+@dataclass
+class Ran:
+    """What calling a stage function gave: its report, or the one-line error it failed with."""
 
-    A failure of the stage itself is recorded (the stage becomes ``failed``, so nothing downstream counts
-    as done); a refusal because an input is missing or not done leaves the record as it was.
-    """
-    ws = Workspace(job.settings.root)
-    stage = job.stage
-    for folder in {p.parent for p in expand(ws, job.source_id, stage.outputs)}:
+    report: StageReport | None = None
+    error: str = ""
+    exit_code: int = 0
+
+
+def call_stage(ws: Workspace, job: Job) -> Ran:
+    """The stage function on a workspace (the real one, or a worker's copy); never raises."""
+    try:
+        return Ran(report=job.stage.function()(ws, job.source_id, job.settings))
+    except LitauditError as exc:
+        return Ran(error=str(exc), exit_code=exc.exit_code)
+    except Exception as exc:
+        return Ran(error=internal_error_line(exc), exit_code=EXIT_INTERNAL)
+
+
+def admit(ws: Workspace, job: Job) -> JobResult | StageState:
+    """The job's result when it need not run (up to date) or must not (what it reads is not done);
+    otherwise the stage's own state, which the result will quote when it redoes a modified output."""
+    for folder in {p.parent for p in expand(ws, job.source_id, job.stage.outputs)}:
         remove_leftovers(folder)
     try:
         own = _check_upstream(ws, job)
         if own.done and not job.force:
             return _skipped(ws, job)
-        missing = [p for p in expand(ws, job.source_id, stage.inputs[:1]) if not p.is_file()]
+        missing = [p for p in expand(ws, job.source_id, job.stage.inputs[:1]) if not p.is_file()]
         if missing:
             raise StageInputMissingError(
-                f"{relpath(ws, missing[0])}: not found; run the stage before {stage.name} first"
+                f"{relpath(ws, missing[0])}: not found; run the stage before {job.stage.name} first"
             )
     except LitauditError as exc:
-        return JobResult(job.source_id, stage.name, FAILED_JOB, exit_code=exc.exit_code, message=str(exc))
-    inputs = file_hashes(ws, job.source_id, stage.inputs)
+        return JobResult(job.source_id, job.stage.name, FAILED_JOB, exit_code=exc.exit_code, message=str(exc))
+    return own
+
+
+def conclude(ws: Workspace, job: Job, own: StageState, inputs: dict[str, str | None], ran: Ran) -> JobResult:
+    """Record what the stage did, with the hashes of what it read and wrote, and report it.
+
+    A failure of the stage itself is recorded (the stage becomes ``failed``, so nothing downstream counts
+    as done); the outputs of an earlier run stay on disk.
+    """
+    if ran.report is None:
+        return _failed(ws, job, inputs, ran.error, ran.exit_code)
+    report = ran.report
     try:
-        report: StageReport = stage.function()(ws, job.source_id, job.settings)
-        record_done(ws, stage, job.source_id, inputs, report.problems, report.summary)
-    except LitauditError as exc:
-        return _failed(ws, job, inputs, str(exc), exc.exit_code)
-    except Exception as exc:
-        return _failed(ws, job, inputs, internal_error_line(exc), EXIT_INTERNAL)
+        record_done(ws, job.stage, job.source_id, inputs, report.problems, report.summary)
+    except OSError as exc:
+        return _failed(ws, job, inputs, f"{exc.filename or ''}: {exc.strerror or exc}", EXIT_INTERNAL)
     redone = f"redone: {', '.join(own.files)} {own.reason}" if own.state == MODIFIED else ""
     return JobResult(
         job.source_id,
-        stage.name,
+        job.stage.name,
         DONE,
         problems=report.problems,
         exit_code=EXIT_PROBLEMS if report.problems else 0,
         message=redone,
         summary=report.summary,
     )
+
+
+def run_job(job: Job) -> JobResult:
+    """Run one stage for one source in its workspace; failures come back as results, never as exceptions."""
+    ws = Workspace(job.settings.root)
+    admitted = admit(ws, job)
+    if isinstance(admitted, JobResult):
+        return admitted
+    inputs = file_hashes(ws, job.source_id, job.stage.inputs)
+    return conclude(ws, job, admitted, inputs, call_stage(ws, job))
 
 
 def _failed(ws: Workspace, job: Job, inputs: dict[str, str | None], message: str, code: int) -> JobResult:

@@ -16,6 +16,8 @@ from typing import Any
 from pipeline import __version__
 from pipeline.errors import ConfigError
 
+EXECUTORS = ("local", "dask")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -30,6 +32,8 @@ class Settings:
     max_pdf_bytes: int = 100 * 1024 * 1024
     user_agent: str = f"litaudit/{__version__} (results-table audit; https://github.com/litaudit/litaudit)"
     jobs: int = 1
+    executor: str = "local"  # "local" (this process or worker processes) or "dask"
+    scheduler: str = ""  # a Dask scheduler address (tcp://HOST:PORT); implies the dask executor
 
     def __post_init__(self) -> None:
         for name in ("arxiv_pdf_base", "arxiv_api_base"):
@@ -47,6 +51,8 @@ class Settings:
             raise ConfigError("setting max_pdf_bytes: must be positive")
         if self.jobs < 1:
             raise ConfigError("setting jobs: must be at least 1")
+        if self.executor not in EXECUTORS:
+            raise ConfigError(f"setting executor: {self.executor!r} is not one of {', '.join(EXECUTORS)}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

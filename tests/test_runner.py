@@ -3,30 +3,22 @@ modified or failed from hashes, never assumed."""
 
 from __future__ import annotations
 
+from stage_doubles import add_source_file
+
 from pipeline.executor import ProcessExecutor, SerialExecutor
-from pipeline.model import Source
 from pipeline.runner import Job, run_job
 from pipeline.settings import Settings
 from pipeline.stages import Stage
 from pipeline.state import DONE, FAILED, MISSING, MODIFIED, STALE, source_status, stage_state
-from pipeline.store import Workspace, sha256_file, write_json, write_text
+from pipeline.store import Workspace, write_text
 
 COPY = Stage(
     "copy", "stage_doubles:copy_stage", inputs=("sources/{sid}/source.pdf",), outputs=("extracted/{sid}/copy.txt",)
 )
 
 
-def add_source(ws: Workspace, source_id: str, content: str) -> None:
-    pdf = ws.pdf_path(source_id)
-    write_text(pdf, content)
-    record = Source(
-        id=source_id, sha256=sha256_file(pdf), size=len(content), pdf_path="x", retrieved_at="2026-01-01T00:00:00Z"
-    )
-    write_json(ws.source_record_path(source_id), record.to_dict())
-
-
 def test_stage_runs_then_skips_then_goes_stale_when_input_changes(workspace: Workspace, settings: Settings) -> None:
-    add_source(workspace, "local:a", "hello")
+    add_source_file(workspace, "local:a", "hello")
     assert stage_state(workspace, COPY, "local:a").state == MISSING
     first = run_job(Job(COPY, "local:a", settings))
     assert (first.status, first.exit_code, first.summary) == ("done", 0, {"chars": 5})
@@ -41,14 +33,14 @@ def test_stage_runs_then_skips_then_goes_stale_when_input_changes(workspace: Wor
     assert (refused.status, refused.exit_code) == ("failed", 2)
     assert refused.message.startswith("fetch is modified (sources/local_a/source.pdf): no longer has the SHA-256")
     assert "run 'litaudit fetch --file PATH --id local:a --refresh' first" in refused.message
-    add_source(workspace, "local:a", "hello again")  # re-ingested: the record now matches
+    add_source_file(workspace, "local:a", "hello again")  # re-ingested: the record now matches
     assert stage_state(workspace, COPY, "local:a").state == STALE  # its input changed since it ran
     assert run_job(Job(COPY, "local:a", settings)).status == "done"
     assert stage_state(workspace, COPY, "local:a").state == DONE
 
 
 def test_forced_run_repeats_and_deleted_output_counts_as_missing(workspace: Workspace, settings: Settings) -> None:
-    add_source(workspace, "local:a", "hello")
+    add_source_file(workspace, "local:a", "hello")
     run_job(Job(COPY, "local:a", settings))
     assert run_job(Job(COPY, "local:a", settings, force=True)).status == "done"
     (workspace.extracted_dir("local:a") / "copy.txt").unlink()
@@ -61,7 +53,7 @@ def test_forced_run_repeats_and_deleted_output_counts_as_missing(workspace: Work
 
 
 def test_an_edited_output_is_modified_and_a_rerun_restores_it(workspace: Workspace, settings: Settings) -> None:
-    add_source(workspace, "local:a", "hello")
+    add_source_file(workspace, "local:a", "hello")
     run_job(Job(COPY, "local:a", settings))
     output = workspace.extracted_dir("local:a") / "copy.txt"
     output.write_text("HELLO, EDITED BY HAND")
@@ -78,7 +70,7 @@ def test_an_edited_output_is_modified_and_a_rerun_restores_it(workspace: Workspa
 def test_a_killed_writer_leaves_only_a_temporary_file_that_the_next_run_removes(
     workspace: Workspace, settings: Settings
 ) -> None:
-    add_source(workspace, "local:a", "hello")
+    add_source_file(workspace, "local:a", "hello")
     leftover = workspace.extracted_dir("local:a") / ".copy.txt.abc123.tmp"
     write_text(leftover, "half")
     assert run_job(Job(COPY, "local:a", settings)).status == "done"
@@ -86,9 +78,9 @@ def test_a_killed_writer_leaves_only_a_temporary_file_that_the_next_run_removes(
 
 
 def test_failures_come_back_as_results_with_exit_codes(workspace: Workspace, settings: Settings) -> None:
-    add_source(workspace, "local:bad", "unparseable")
-    add_source(workspace, "local:bug", "crash")
-    add_source(workspace, "local:warn", "a problem, another problem")
+    add_source_file(workspace, "local:bad", "unparseable")
+    add_source_file(workspace, "local:bug", "crash")
+    add_source_file(workspace, "local:warn", "a problem, another problem")
     bad = run_job(Job(COPY, "local:bad", settings))
     assert (bad.status, bad.exit_code) == ("failed", 2)
     assert "cannot be parsed" in bad.message
@@ -107,9 +99,9 @@ def test_failures_come_back_as_results_with_exit_codes(workspace: Workspace, set
 
 
 def test_a_failure_after_success_keeps_the_old_output_but_not_done(workspace: Workspace, settings: Settings) -> None:
-    add_source(workspace, "local:a", "hello")
+    add_source_file(workspace, "local:a", "hello")
     run_job(Job(COPY, "local:a", settings))
-    add_source(workspace, "local:a", "unparseable now")
+    add_source_file(workspace, "local:a", "unparseable now")
     assert run_job(Job(COPY, "local:a", settings)).status == "failed"
     assert (workspace.extracted_dir("local:a") / "copy.txt").read_text() == "HELLO"  # nothing stored is lost
     assert stage_state(workspace, COPY, "local:a").state == FAILED
@@ -123,7 +115,7 @@ def test_a_source_never_fetched_names_the_command_that_fetches_it(workspace: Wor
 
 def test_process_executor_gives_the_same_results_as_serial(workspace: Workspace, settings: Settings) -> None:
     for name in "abc":
-        add_source(workspace, f"local:{name}", name * 3)
+        add_source_file(workspace, f"local:{name}", name * 3)
     jobs = [Job(COPY, f"local:{name}", settings, force=True) for name in "abc"]
     serial = sorted((r.source_id, r.summary["chars"]) for r in SerialExecutor().map_unordered(run_job, jobs))
     parallel = sorted((r.source_id, r.summary["chars"]) for r in ProcessExecutor(2).map_unordered(run_job, jobs))
@@ -133,7 +125,7 @@ def test_process_executor_gives_the_same_results_as_serial(workspace: Workspace,
 def test_a_bug_shows_its_traceback_under_litaudit_debug(
     workspace: Workspace, settings: Settings, monkeypatch, capsys
 ) -> None:
-    add_source(workspace, "local:bug", "crash")
+    add_source_file(workspace, "local:bug", "crash")
     monkeypatch.setenv("LITAUDIT_DEBUG", "1")
     bug = run_job(Job(COPY, "local:bug", settings))
     assert (bug.exit_code, bug.message) == (3, "internal error: ZeroDivisionError: division by zero")

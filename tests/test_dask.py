@@ -1,0 +1,89 @@
+"""The Dask executor: the same outputs as a serial run, byte for byte, from workers that never see the
+workspace; a worker lost mid-job is retried and leaves no partial file; a cluster that cannot be reached is
+one line."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import FAST_ENV
+from stage_doubles import add_source_file
+
+from pipeline.cli import main
+from pipeline.executor import DaskExecutor
+from pipeline.remote import run_detached
+from pipeline.runner import Job
+from pipeline.settings import Settings
+from pipeline.stages import Stage
+from pipeline.state import source_status, stage_state
+from pipeline.store import Workspace
+
+pytest.importorskip("distributed")  # the dask extra (in dev)
+
+
+def litaudit(root: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--root", str(root), *args], env=FAST_ENV)
+
+
+def digests(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for folder in ("extracted", "audits")
+        for p in sorted((root / folder).rglob("*"))
+        if p.is_file() and not p.name.startswith(".")
+    }
+
+
+@pytest.fixture(scope="module")
+def fetched(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two sources fetched, no stage run yet."""
+    root = tmp_path_factory.mktemp("ws")
+    assert litaudit(root, "run", "--demo").exit_code == 1
+    pdf = root / "sources" / "local_demo" / "source.pdf"
+    assert litaudit(root, "fetch", "--file", str(pdf), "--id", "local:other").exit_code == 0
+    for folder in ("extracted", "audits"):
+        shutil.rmtree(root / folder)
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shared", [False, True], ids=["bytes-shipped", "shared-fs"])
+def test_a_dask_run_writes_what_a_serial_run_writes(fetched: Path, tmp_path: Path, shared: bool) -> None:
+    serial, dask = (Path(shutil.copytree(fetched, tmp_path / name)) for name in ("serial", "dask"))
+    assert litaudit(serial, "run").exit_code == 1
+    args = ["run", "--executor", "dask", "--jobs", "2", *(["--shared-fs"] if shared else [])]
+    result = litaudit(dask, *args)
+    assert result.exit_code == 1, result.output
+    assert digests(dask) == digests(serial)
+    for sid in ("local:demo", "local:other"):
+        assert {s.state for s in source_status(Workspace(dask), sid).stages.values()} == {"done"}
+
+
+FLAKY = Stage(
+    "flaky", "stage_doubles:die_once_stage", inputs=("sources/{sid}/source.pdf",), outputs=("extracted/{sid}/copy.txt",)
+)
+
+
+@pytest.mark.slow
+def test_a_worker_lost_mid_job_is_retried_and_leaves_no_partial_file(
+    workspace: Workspace, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LITAUDIT_TEST_MARKER", str(tmp_path / "died"))
+    add_source_file(workspace, "local:a", "hello")
+    results = list(run_detached(workspace, DaskExecutor(1), [Job(FLAKY, "local:a", settings)]))
+    assert [(r.status, r.exit_code) for r in results] == [("done", 0)]
+    assert (tmp_path / "died").read_text() == "died once"  # the first worker really died
+    assert (workspace.extracted_dir("local:a") / "copy.txt").read_text() == "HELLO"
+    assert stage_state(workspace, FLAKY, "local:a").state == "done"
+
+
+def test_an_unreachable_scheduler_is_one_line(fetched: Path, tmp_path: Path) -> None:
+    root = Path(shutil.copytree(fetched, tmp_path / "ws"))
+    result = litaudit(root, "extract", "--scheduler", "tcp://127.0.0.1:9", "--json")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("litaudit: error: dask scheduler tcp://127.0.0.1:9: cannot connect")
+    assert not (root / "extracted").exists()  # nothing written
