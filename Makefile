@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-release bench-probe bench-faults clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-release bench-probe bench-faults bench-scale clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,9 @@ bench-audit: $(VENV)/.installed
 
 bench-probe: $(VENV)/.installed
 	$(PY) benchmarks/bench_probe.py
+
+bench-scale: $(VENV)/.installed
+	$(PY) benchmarks/bench_scale.py
 
 bench-faults: $(VENV)/.installed
 	$(PY) benchmarks/bench_faults.py

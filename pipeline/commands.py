@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import tempfile
 from collections.abc import Callable, Iterator
@@ -103,15 +104,16 @@ def run_stages(
     ws = Workspace(settings.root)
     results: list[JobResult] = []
     failed: set[str] = set()
-    for stage in stages:
-        batch = [Job(stage, sid, settings, force) for sid in source_ids if sid not in failed]
-        done = _run_batch(ws, scale.executor_for(settings, len(batch)), batch)
-        stage_results = sorted(progress(done, len(batch), stage.name, show_progress), key=lambda r: r.source_id)
-        for result in stage_results:
-            if result.status == "failed":
-                failed.add(result.source_id)
-                log_error(f"{stage.name} {result.source_id}: {result.message}")
-        results.extend(stage_results)
+    with contextlib.closing(scale.executor_for(settings, len(source_ids))) as executor:  # one cluster per run
+        for stage in stages:
+            batch = [Job(stage, sid, settings, force) for sid in source_ids if sid not in failed]
+            done = _run_batch(ws, executor, batch)
+            stage_results = sorted(progress(done, len(batch), stage.name, show_progress), key=lambda r: r.source_id)
+            for result in stage_results:
+                if result.status == "failed":
+                    failed.add(result.source_id)
+                    log_error(f"{stage.name} {result.source_id}: {result.message}")
+            results.extend(stage_results)
     return results
 
 

@@ -24,6 +24,10 @@ class ClusterError(LitauditError):
 class Executor(Protocol):
     shares_workspace: bool  # whether ``fn`` may read and write the workspace itself
 
+    def close(self) -> None:
+        """Release workers kept between calls (a cluster); the executor is not used afterwards."""
+        ...
+
     def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         """Apply ``fn`` to every item, yielding results as they finish.
 
@@ -35,6 +39,9 @@ class Executor(Protocol):
 
 class SerialExecutor:
     shares_workspace = True
+
+    def close(self) -> None:
+        pass
 
     def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         for item in items:
@@ -60,6 +67,9 @@ class ProcessExecutor:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+
+    def close(self) -> None:
+        pass
 
     def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         pool = multiprocessing.Pool(self.jobs, initializer=_leave_signals_to_the_parent)
@@ -87,8 +97,22 @@ class DaskExecutor:
         self.jobs = jobs
         self.scheduler = scheduler
         self.shares_workspace = shares_workspace
+        self._open: Any = None  # the client, started on first use and kept for every stage of a run
+
+    def close(self) -> None:
+        if self._open is not None:
+            cluster = getattr(self._open, "cluster", None)
+            self._open.close()
+            if cluster is not None:
+                cluster.close()
+            self._open = None
 
     def _client(self) -> Any:
+        if self._open is None:
+            self._open = self._connect()
+        return self._open
+
+    def _connect(self) -> Any:
         distributed = import_extra("distributed", "dask", "--executor dask")
         try:
             if self.scheduler:
@@ -127,12 +151,8 @@ class DaskExecutor:
         except BaseException:
             for future in list(running.futures):
                 future.cancel()
+            self.close()
             raise
-        finally:
-            cluster = getattr(client, "cluster", None)
-            client.close()
-            if cluster is not None:
-                cluster.close()
 
 
 def make_executor(

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -87,3 +91,45 @@ def test_an_unreachable_scheduler_is_one_line(fetched: Path, tmp_path: Path) -> 
     assert result.exit_code == 2
     assert result.stderr.startswith("litaudit: error: dask scheduler tcp://127.0.0.1:9: cannot connect")
     assert not (root / "extracted").exists()  # nothing written
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[str]:
+    """A real `dask scheduler` and `dask worker` pair on loopback, as a user would start them."""
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    dask = str(Path(sys.executable).parent / "dask")
+    logs = (tmp_path / "scheduler.log").open("w"), (tmp_path / "worker.log").open("w")
+    scheduler = subprocess.Popen(
+        [dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+        stdout=logs[0], stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    worker = subprocess.Popen(
+        [dask, "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard", "--local-directory",
+         str(tmp_path / "worker")],
+        stdout=logs[1], stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        yield address
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+            process.wait(timeout=30)
+        for log in logs:
+            log.close()
+
+
+@pytest.mark.slow
+def test_a_run_on_a_started_scheduler_and_worker_writes_what_a_serial_run_writes(
+    fetched: Path, tmp_path: Path, cluster: str
+) -> None:
+    serial, remote = (Path(shutil.copytree(fetched, tmp_path / name)) for name in ("serial", "remote"))
+    assert litaudit(serial, "run").exit_code == 1
+    result = litaudit(remote, "run", "--scheduler", cluster)
+    assert result.exit_code == 1, result.output
+    assert digests(remote) == digests(serial)

@@ -1,0 +1,127 @@
+"""Scale: N generated papers through every stage, serially, with --jobs 2 worker processes, and on a Dask
+LocalCluster of 2 workers; papers/s, pages/s, peak RSS of the largest process, the cost per paper as N
+grows (it must stay flat: the cost curve is linear) and whether every executor wrote the same bytes.
+
+    python benchmarks/bench_scale.py [--sizes 50,200,1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2
+
+from pipeline.fixtures import write_demo_paper
+from pipeline.fixtures.audit_papers import AUDIT_PAPERS, write_audit_paper
+
+EXECUTORS = {
+    "serial": [],
+    "--jobs 2": ["--jobs", "2"],
+    "dask, 2 workers": ["--executor", "dask", "--jobs", "2"],
+}
+
+
+@dataclass
+class Timing:
+    executor: str
+    papers: int
+    pages: int
+    seconds: float
+    peak_rss_mb: float
+    digest: str
+
+
+def make_papers(folder: Path) -> list[Path]:
+    """The distinct generated papers we have: the demo and the planted audit papers."""
+    papers = [write_demo_paper(folder / "demo.pdf")]
+    for name in AUDIT_PAPERS:
+        write_audit_paper(name, folder / f"{name}.pdf")
+        papers.append(folder / f"{name}.pdf")
+    return papers
+
+
+def workspace(root: Path, papers: list[Path], n: int) -> int:
+    """A workspace with ``n`` fetched sources cycling through ``papers``; returns the page count."""
+    pages = 0
+    for i in range(n):
+        pdf = papers[i % len(papers)]
+        litaudit(root, "fetch", "--file", str(pdf), "--id", f"local:p{i:04d}")
+        pages += len(pypdfium2.PdfDocument(pdf))
+    return pages
+
+
+def litaudit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "pipeline", "--root", str(root), *args]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def outputs_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for folder in ("extracted", "audits"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                digest.update(path.relative_to(root).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def measure(base: Path, n: int, pages: int, name: str, options: list[str], scratch: Path) -> Timing:
+    root = Path(shutil.copytree(base, scratch / name.replace(" ", "_").replace(",", "")))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    done = litaudit(root, "run", *options)
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{name}: litaudit run exited {done.returncode}: {done.stderr.strip()[-300:]}")
+    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+    timing = Timing(name, n, pages, seconds, peak, outputs_digest(root))
+    shutil.rmtree(root)
+    return timing
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="50,200,1000", help="numbers of papers, comma-separated")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows: list[Timing] = []
+    with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
+        scratch = Path(tmp)
+        papers = make_papers(scratch)
+        for n in sizes:
+            base = scratch / f"base{n}"
+            pages = workspace(base, papers, n)
+            for name, options in EXECUTORS.items():
+                rows.append(measure(base, n, pages, name, options, scratch))
+                print(_line(rows[-1]), flush=True)
+            shutil.rmtree(base)
+    print()
+    print("cost per paper (s) as N grows, per executor (flat = linear cost curve):")
+    for name in EXECUTORS:
+        mine = [r for r in rows if r.executor == name]
+        print(f"  {name:<16} " + "  ".join(f"N={r.papers}: {r.seconds / r.papers:.3f}" for r in mine))
+    identical = {n: len({r.digest for r in rows if r.papers == n}) == 1 for n in sizes}
+    print(
+        "outputs byte-identical across executors: "
+        + ", ".join(f"N={n}: {'yes' if ok else 'NO'}" for n, ok in identical.items())
+    )
+    return 0 if all(identical.values()) else 1
+
+
+def _line(r: Timing) -> str:
+    return (
+        f"N={r.papers:<5} {r.executor:<16} {r.seconds:8.1f} s  {r.papers / r.seconds:6.2f} papers/s  "
+        f"{r.pages / r.seconds:6.1f} pages/s  peak RSS {r.peak_rss_mb:6.0f} MB  outputs {r.digest}"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
