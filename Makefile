@@ -18,8 +18,9 @@ setup: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(VENV)/bin/litaudit run --demo; status=$$?; [ $$status -le 1 ] || exit $$status
 
+# pytest's exit 5 means it collected no test: a broken setup, never a pass
 test: $(VENV)/.installed
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q; status=$$?; [ $$status -ne 5 ] || echo "make test: pytest collected no tests" >&2; exit $$status
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check pipeline tests benchmarks

@@ -6,13 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
+from pipeline import fixtures
 from pipeline.emit.schema import validate_record
 from pipeline.store import read_jsonl
-
-fixtures = pytest.importorskip("pipeline.fixtures")
-pytest.importorskip("pipeline.extract.stage")
 
 SID = "local:demo"
 GB = "GenBench"
