@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import resource
 import shutil
 import subprocess
 import sys
@@ -59,8 +58,12 @@ def workspace(root: Path, papers: list[Path], n: int) -> int:
     return pages
 
 
-def litaudit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def litaudit(root: Path, *args: str, measured: bool = False) -> subprocess.CompletedProcess[str]:
+    """The command line; ``measured`` runs it under GNU time, whose last stderr line is the peak RSS in KB
+    of the largest process the run waited for (a worker, for the executors with workers)."""
     command = [sys.executable, "-m", "pipeline", "--root", str(root), *args]
+    if measured:
+        command = ["/usr/bin/time", "-f", "%M", *command]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
@@ -75,13 +78,12 @@ def outputs_digest(root: Path) -> str:
 
 def measure(base: Path, n: int, pages: int, name: str, options: list[str], scratch: Path) -> Timing:
     root = Path(shutil.copytree(base, scratch / name.replace(" ", "_").replace(",", "")))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
-    done = litaudit(root, "run", *options)
+    done = litaudit(root, "run", *options, measured=True)
     seconds = time.perf_counter() - started
     if done.returncode not in (0, 1):
         raise SystemExit(f"{name}: litaudit run exited {done.returncode}: {done.stderr.strip()[-300:]}")
-    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+    peak = int(done.stderr.strip().splitlines()[-1]) / 1024
     timing = Timing(name, n, pages, seconds, peak, outputs_digest(root))
     shutil.rmtree(root)
     return timing
