@@ -67,5 +67,8 @@ def test_bad_protocol_files_fail_with_the_file_and_the_problem(tmp_path: Path, t
 def test_unknown_protocol_lists_the_known_ones(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="protocols found: geneb-probe, genomic-benchmarks-probe"):
         get_protocol(PROJECT_CONFIG, "nope")
+    with pytest.raises(ConfigError, match="protocols found: geneb-probe, genomic-benchmarks-probe"):
+        get_protocol(tmp_path, "nope")  # a workspace without protocols/ uses those shipped with litaudit
+    (tmp_path / "protocols").mkdir()
     with pytest.raises(ConfigError, match="protocols found: none"):
-        get_protocol(tmp_path, "nope")
+        get_protocol(tmp_path, "nope")  # its own (empty) protocols/ wins
