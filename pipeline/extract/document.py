@@ -15,6 +15,7 @@ from pipeline.extract.chars import open_page, open_pdf, page_text, read_chars, r
 from pipeline.extract.continued import link_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
+from pipeline.extract.panels import split_panels
 from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.extract.sides import choose_sides, settle_page
@@ -50,7 +51,7 @@ def extract_tables(
         doc.close()
     tables: list[Table] = []
     for layout, regions in find_regions(layouts, settings):
-        for region in regions:
+        for region in (panel for found in regions for panel in split_panels(found)):
             table = table_from_region(layout, region, len(tables), str(source["sha256"]), settings)
             if table is not None:
                 tables.append(table)
