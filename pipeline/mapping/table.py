@@ -39,6 +39,11 @@ class _Linked:
         return all(link.id is not None for link in self.links)
 
 
+def _titled(title: str, path: tuple[str, ...]) -> tuple[str, ...]:
+    """A panel title before a label path, unless the path already prints it."""
+    return path if any(title.casefold() == p.casefold() for p in path) else (title, *path)
+
+
 class TableMapper:
     """Maps the value cells of one table; links for a label are made once and shared by its cells."""
 
@@ -76,6 +81,11 @@ class TableMapper:
             AxisEvidence.of([self.linker.best_scores(p) for p in columns.values()]),
         )
         by_columns = result.orientation == MODELS_IN_COLUMNS
+        if table.panel_title:  # the panel's sub-caption heads its dataset labels, as a group row would
+            if by_columns:
+                rows = {k: self.linker.clean(_titled(table.panel_title, k[0]), k[1]) for k in rows}
+            else:
+                columns = {k: self.linker.clean(_titled(table.panel_title, k)) for k in columns}
         dataset_axis, model_axis = (rows, columns) if by_columns else (columns, rows)
         self.context = self.linker.caption_tasks(table.caption)
         if table_pins.benchmark:
