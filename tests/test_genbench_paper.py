@@ -41,12 +41,12 @@ def pdf(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
 
 def test_truth_is_what_the_tables_print_and_names_catalogue_entries(pdf, catalogue: Catalogue) -> None:
     _, tables = pdf
-    grids = {t.label: t.cells for t in tables}
+    grids = {(t.label, t.panel): t.cells for t in tables}
     values = genbench_values()
-    assert len(values) == 245 and sum(v.dataset is not None for v in values) == 235
+    assert len(values) == 250 and sum(v.dataset is not None for v in values) == 240
     assert {t.layout for t in tables} == {"single", "column"}
     for value in values:
-        assert grids[value.table][value.row][value.col] == value.printed, value
+        assert grids[value.table, value.panel][value.row][value.col] == value.printed, value
         if value.dataset is not None:
             assert catalogue.dataset_by_name(value.dataset) is not None, value.dataset
             assert value.configuration in {c.name for c in catalogue.configurations}
@@ -84,7 +84,7 @@ def test_genbench_paper_end_to_end(invoke, workspace, pdf) -> None:
         validate_record(record)
     expected = genbench_values()
     score = score_records(records, expected)
-    assert (score.right, score.expected, score.missed, score.wrong) == (235, 235, [], [])
+    assert (score.right, score.expected, score.missed, score.wrong) == (240, 240, [], [])
     by_key = {(r["table_label"], r["printed"], r["dataset"], r["configuration"]): r for r in records}
 
     def record(value: ExpectedValue) -> dict:
@@ -96,13 +96,17 @@ def test_genbench_paper_end_to_end(invoke, workspace, pdf) -> None:
         assert (found["rescale"] is not None) == value.percent, value
         scale = Decimal(100 if value.percent else 1)
         assert found["catalogue_value"] == pytest.approx(float(Decimal(found["value"]) / scale))
-    assert {r["page"] for r in records if r["table_label"] == "Table 9"} == {4, 5}  # continued on the next page
+    assert {r["page"] for r in records if r["table_label"] == "Table 7"} == {4, 5}  # continued on the next page
     assert len({r["id"] for r in records}) == len(records)
     bulk = record(next(v for v in expected if v.table == "Table 3" and v.configuration == f"Caduceus ({GB})"))
-    assert bulk["locator_readable"] == "Table 3, row 'Bulk RNA expression', column 'Caduceus MSE'"
-    fly = record(next(v for v in expected if v.table == "Table 6"))
+    assert bulk["locator_readable"] == "Table 3 (a), row 'Bulk RNA expression', column 'Caduceus MSE'"
+    fly = record(next(v for v in expected if v.table == "Table 3" and "\u00b1" in v.printed))
+    assert fly["locator_readable"] == "Table 3 (c), row 'Drosophila enhancer activity / dev', column 'NT Pearson'"
     assert fly["plus_minus"] is not None and "the caption calls it the standard deviation" in fly["uncertainty"]
-    emp = record(next(v for v in expected if v.table == "Table 10"))
+    core = record(next(v for v in expected if v.table == "Table 6" and v.col == 3))
+    assert core["dataset"] == f"{GB} Human Core Promoter Detection, dataset all"  # named by the panel title only
+    assert core["locator_readable"] == "Table 6 (a), row 'NT-v2', column 'all'"
+    emp = record(next(v for v in expected if v.table == "Table 8"))
     assert "25 of 25 Accuracy values" in emp["rescale"] and "the caption prints 'percent'" in emp["rescale"]
     top1 = record(next(v for v in expected if v.table == "Table 2" and v.dataset))
     assert top1["mapping"]["metric_printed"] == "top-1" and top1["metric"] == "accuracy"
