@@ -88,6 +88,11 @@ def panel_mark(panel: str | None) -> str:
     return text.split(" ", 1)[0] if text.startswith("(") else ""
 
 
+def table_key(label: str | None, index: int, panel: str | None = None) -> str:
+    """The table part of a locator id: "Table3", "Table3a" (panel (a)), "table-0" (unlabelled)."""
+    return (label or f"table-{index}").replace(" ", "") + panel_mark(panel).strip("()")
+
+
 @dataclass(frozen=True)
 class Locator:
     """Where a printed number sits: stable id parts plus the labels a person reads."""
@@ -104,9 +109,8 @@ class Locator:
 
     @property
     def id(self) -> str:
-        table = (self.table_label or f"table-{self.table_index}").replace(" ", "")
-        panel = self.panel.strip("()")
-        return f"{self.source_sha256[:12]}:p{self.page}:{table}{panel}:r{self.row}:c{self.col}"
+        table = table_key(self.table_label, self.table_index, self.panel)
+        return f"{self.source_sha256[:12]}:p{self.page}:{table}:r{self.row}:c{self.col}"
 
     @property
     def readable(self) -> str:
@@ -283,6 +287,7 @@ class Record:
     rescale: str | None = None
     uncertainty: str = "Not reported by the source"
     aggregation: str = "Not reported"
+    also_published_in: list[str] = field(default_factory=list)  # where the same data appear in other benchmarks
     evidence_origin: str = "Independent external evaluation (literature extraction)"
     review_status: str = "catalogued"
     mapping: dict[str, Any] = field(default_factory=dict)  # scores, reasons, alternatives, manual pins

@@ -72,6 +72,7 @@ class CatalogueFacts:
     direction: str
     metric_standard: bool  # of the metric as printed
     valid_range: tuple[float | None, float | None]
+    also_published_in: tuple[str, ...] = ()  # the same data in other benchmarks
 
 
 @dataclass
@@ -102,6 +103,7 @@ class CellMapping:
         kw["scale"] = Scale(**data["scale"])
         facts = dict(data["facts"])
         facts["valid_range"] = tuple(facts["valid_range"])
+        facts["also_published_in"] = tuple(facts.get("also_published_in", ()))
         kw["facts"] = CatalogueFacts(**facts)
         return cls(**kw)
 

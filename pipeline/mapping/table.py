@@ -228,6 +228,7 @@ class TableMapper:
             direction=metric.direction,
             metric_standard=catalogue.metric(printed_as).standard if printed_as else metric.standard,
             valid_range=catalogue.valid_range(dataset, metric),
+            also_published_in=dataset.also_published_in,
         )
 
     def _percent(self, item: _Linked, values: list[float], bounds: Range, metric: MetricDef) -> tuple[bool, str]:
