@@ -1,13 +1,14 @@
 """dataset-reused: a dataset the catalogue knows from another benchmark (GUE, Genomic Benchmarks),
 reported under this paper's own protocol, so its numbers do not compare with that benchmark's.
 
-One finding per dataset family (a benchmark's task and its datasets), however many rows, columns and tables
-report it. The datasets of a table come from its records (in rows or columns), else from its row labels. A dataset is reused when the catalogue
-says it was published before elsewhere (``also_published_in``), or, with records, when it belongs to a
-benchmark other than the one most of the paper's records belong to, or, when no benchmark dominates, when
-the paper presents a catalogued dataset as new. It is a warning when the paper presents the dataset as its
-own ("we introduce a new enhancer dataset, Human Enhancers Cohn", "released here", a row marked "(ours)")
-or never names where it comes from; a note (info) when the paper credits the other benchmark.
+One finding per dataset family (a task and its datasets; single-dataset tasks grouped by the benchmark they
+come from), however many rows, columns and tables report it. The datasets of a table come from its records
+(in rows or columns), else from its row labels. A dataset is reused when the catalogue says it was published
+before elsewhere (``also_published_in``), or, with records, when it belongs to a benchmark other than the one
+most of the paper's records belong to, or, when no benchmark dominates, when the paper presents a catalogued
+dataset as new. It is a warning when the paper presents the dataset as its own ("we introduce a new enhancer
+dataset, Human Enhancers Cohn", "released here", a row marked "(ours)") or never names where it comes from; a
+note (info) when the paper credits the other benchmark.
 """
 
 from __future__ import annotations
