@@ -67,7 +67,7 @@ STAGES: tuple[Stage, ...] = (
         "emit",
         "pipeline.emit.stage:run",
         inputs=("extracted/{sid}/tables.json", "extracted/{sid}/mapping.json"),
-        outputs=("extracted/{sid}/records.jsonl",),
+        outputs=("extracted/{sid}/records.jsonl", "extracted/{sid}/source_record.json"),
         help="Write review-ready records, validated against the schema, each traceable to its cell.",
     ),
     Stage(

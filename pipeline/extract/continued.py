@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pipeline.model import Table
+from pipeline.model import Cell, Table
 
 
 def merge_continuations(tables: list[Table]) -> list[Table]:
@@ -53,3 +53,27 @@ def _append(first: Table, part: Table) -> None:
     first.n_cols = max(first.n_cols, part.n_cols)
     first.continued_pages.append(part.page)
     first.notes.append(f"continued on page {part.page}")
+
+
+def page_parts(table: Table) -> list[Table]:
+    """A continued table as the portions printed on each page, the header repeated on each (as gold files record
+    them); a table on one page as it is."""
+    if not table.continued_pages:
+        return [table]
+    header = [c for c in table.cells if c.row < table.header_rows]
+    parts = []
+    for page in [table.page, *table.continued_pages]:
+        body = [c for c in table.cells if c.row >= table.header_rows and _page(c, table) == page]
+        rows = sorted({c.row for c in body})
+        if not rows:
+            continue
+        renumbered = {r: table.header_rows + i for i, r in enumerate(rows)}
+        cells = [*header, *(dataclasses.replace(c, row=renumbered[c.row]) for c in body)]
+        parts.append(
+            dataclasses.replace(table, page=page, n_rows=table.header_rows + len(rows), cells=cells, continued_pages=[])
+        )
+    return parts
+
+
+def _page(cell: Cell, table: Table) -> int:
+    return cell.locator.page if cell.locator is not None else table.page

@@ -206,7 +206,7 @@ def _issue(inp: AuditInput, uses: list[_Use], own: str | None) -> Issue:
         owner = inp.catalogue.benchmark(dataset.benchmark).name if inp.catalogue else dataset.benchmark
         family = f"{owner} {dataset.task}" if len({u.dataset.task for u in uses}) == 1 else owner
         quoted = ", ".join(f"'{label}'" for label in labels[:6]) + (", ..." if len(labels) > 6 else "")
-        what = f"{len(labels)} label(s) in {', '.join(tables)} ({quoted}) are {family} datasets in the catalogue"
+        what = f"{quoted} in {', '.join(tables)} are {family} datasets in the catalogue"
     return Issue(
         f"{what}, published before in {elsewhere}; here reported under {protocol} and {how}, so the values are "
         "not comparable with that benchmark's",
@@ -222,6 +222,8 @@ def _issue(inp: AuditInput, uses: list[_Use], own: str | None) -> Issue:
             "label": first.label if len(uses) == 1 else labels,
             "dataset_id": list(dict.fromkeys(u.dataset.id for u in uses)),
             "limitation": True,
+            "origins": _origins(inp, dataset) if sources else [],
+            "tasks": list(dict.fromkeys(u.dataset.task or u.dataset.name for u in uses)),
             "evidence": {"page": evidence.page, "sentence": evidence.text.strip()} if evidence else None,
         },
     )
