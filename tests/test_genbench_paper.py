@@ -115,6 +115,34 @@ def test_genbench_paper_end_to_end(invoke, workspace, pdf) -> None:
     assert len(average) == 5 and all("aggregate 'Average'" in u["reasons"][0] for u in average)
     settings = [u for t in mapping["tables"] if t["label"] == "Table 1" for u in t["skipped"]]
     assert len(settings) == 5 and "names Sequence length: not a result" in settings[0]["reasons"][0]
+    assert core["also_published_in"] == ["GUE prom_core"]
+    _audit_and_source_record(invoke, workspace)
+
+
+def _audit_and_source_record(invoke, workspace) -> None:
+    """The audit finds the paper's limitations once each; emit run again writes them into the Source record."""
+    assert invoke("audit", SID).exit_code in (0, 1)
+    data = json.loads((workspace.audits_dir(SID) / "findings.json").read_text())
+    findings = data["findings"] if isinstance(data, dict) else data
+    by_check: dict[str, list[dict]] = {}
+    for finding in findings:
+        by_check.setdefault(finding["check"], []).append(finding)
+    means = by_check["cross-table-mean"]
+    assert sorted(f["details"]["parts_table"] for f in means) == ["Table 6"] * 2 + ["Table 7"] * 2 + ["Table 8"]
+    assert all(f["severity"] == "info" and "within rounding" in f["message"] for f in means)
+    [panels] = by_check["caption-column-count"]
+    assert panels["table_label"] == "Table 3" and "names 3 models (NT, DNABERT2, HyenaDNA)" in panels["message"]
+    reused = by_check["dataset-reused"]  # once per family, not once per row: eight families
+    assert len(reused) == 8 and sum("Table 6" in f["message"] for f in reused) == 2
+    assert invoke("emit", SID, "--force").exit_code == 0
+    record = json.loads((workspace.extracted_dir(SID) / "source_record.json").read_text())
+    assert record["stable_id"].startswith("lit-genomics-") and record["stable_id"].endswith(
+        "-genbench-source-brandt2026"
+    )
+    assert "The Table 3 caption names 3 models while the table has 5 columns of models." in record["limitations"]
+    assert "Table 2 rows for multi-dataset tasks are means of the Table 6 dataset rows." in record["limitations"]
+    assert "Tables 2, 5, 6, 7 and 8 report 'Top-1' scores; the paper does not define Top-1." in record["limitations"]
+    assert sum(s.startswith("Datasets published before in GUE") for s in record["limitations"]) == 1
 
 
 def map_grid(catalogue: Catalogue, *tables) -> list[TableMapping]:
