@@ -67,7 +67,11 @@ STAGES: tuple[Stage, ...] = (
         "emit",
         "pipeline.emit.stage:run",
         inputs=("extracted/{sid}/tables.json", "extracted/{sid}/mapping.json"),
-        outputs=("extracted/{sid}/records.jsonl", "extracted/{sid}/source_record.json"),
+        outputs=(
+            "extracted/{sid}/records.jsonl",
+            "extracted/{sid}/source_record.json",
+            "extracted/{sid}/candidates.jsonl",
+        ),
         help="Write review-ready records, validated against the schema, each traceable to its cell.",
     ),
     Stage(

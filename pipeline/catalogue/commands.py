@@ -1,4 +1,5 @@
-"""``litaudit catalogue check``: validate the catalogue files before the mapper relies on them."""
+"""``litaudit catalogue check``: validate the catalogue files before the mapper relies on them;
+``litaudit catalogue suggest``: propose entries from the candidate records."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ import os
 from pathlib import Path
 
 import click
+import yaml
 
 from pipeline.catalogue.check import check_catalogue
 from pipeline.catalogue.load import read_catalogue_dir, resolve_catalogue_dir
+from pipeline.catalogue.suggest import propose
 from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
-from pipeline.errors import EXIT_PROBLEMS
-from pipeline.store import Workspace
+from pipeline.errors import EXIT_PROBLEMS, StageInputMissingError
+from pipeline.store import Workspace, read_jsonl
 
 
 @click.group()
@@ -60,3 +63,23 @@ def check(ctx: click.Context, folder: str | None, as_json: bool) -> None:
     emit_result(as_json, payload, human)
     if problems:
         raise SystemExit(EXIT_PROBLEMS)
+
+
+@catalogue.command()
+@click.argument("source_ids", nargs=-1)
+@json_option
+@click.pass_context
+@handle_errors
+def suggest(ctx: click.Context, source_ids: tuple[str, ...], as_json: bool) -> None:
+    """Propose catalogue aliases and new entries from the candidate records of SOURCE_IDS (default: every fetched
+    source), as YAML for a person to accept; nothing is written."""
+    ws = Workspace(settings_of(ctx).root)
+    candidates = []
+    for source_id in source_ids or ws.fetched_ids():
+        path = ws.extracted_dir(source_id) / "candidates.jsonl"
+        if not path.is_file():
+            raise StageInputMissingError(f"{path}: not found; run 'litaudit emit {source_id}' first")
+        candidates += read_jsonl(path)
+    proposals = propose(candidates)
+    header = f"# {len(candidates)} candidate record(s); proposals only: copy what is right into config/catalogue\n"
+    emit_result(as_json, proposals, header + yaml.safe_dump(proposals, sort_keys=False, allow_unicode=True))

@@ -1,11 +1,13 @@
 """The emit stage: tables.json + mapping.json -> extracted/<source>/records.jsonl, every record schema-checked,
-and source_record.json, the paper as the catalogue's Source record."""
+source_record.json, the paper as the catalogue's Source record, and candidates.jsonl, the printed results the
+catalogue does not know yet."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from pipeline.emit.candidates import build_candidates
 from pipeline.emit.records import StaleMappingError, build_records
 from pipeline.emit.schema import validate_record
 from pipeline.emit.source_record import source_record
@@ -46,10 +48,13 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
         validate_record(row)
     write_jsonl(folder / "records.jsonl", rows)
     write_json(folder / "source_record.json", _source_record(ws, source_id, rows))
+    candidates = build_candidates(tables, mapping)
+    write_jsonl(folder / "candidates.jsonl", candidates)
     tables_with_records = len({row["locator"].rsplit(":", 2)[0] for row in rows})
     summary = {
         "records": len(rows),
         "tables": tables_with_records,
         "rescaled": sum(r["rescale"] is not None for r in rows),
+        "candidates": len(candidates),
     }
     return StageReport(problems=0, summary=summary)

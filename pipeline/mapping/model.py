@@ -118,6 +118,12 @@ class UnmappedCell:
     locator_readable: str
     text: str
     reasons: list[str]
+    links: list[Link] = field(default_factory=list)  # the dataset, configuration and metric decisions, when made
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> UnmappedCell:
+        kw = {k: v for k, v in data.items() if k != "links"}
+        return cls(**kw, links=[Link.from_dict(link) for link in data.get("links", [])])
 
 
 @dataclass
@@ -158,8 +164,8 @@ class TableMapping:
             orientation_reason=data.get("orientation_reason", ""),
             benchmark=Link.from_dict(data["benchmark"]) if data.get("benchmark") else None,
             cells=[CellMapping.from_dict(c) for c in data.get("cells", [])],
-            unmapped=[UnmappedCell(**u) for u in data.get("unmapped", [])],
-            skipped=[UnmappedCell(**u) for u in data.get("skipped", [])],
+            unmapped=[UnmappedCell.from_dict(u) for u in data.get("unmapped", [])],
+            skipped=[UnmappedCell.from_dict(u) for u in data.get("skipped", [])],
         )
 
 

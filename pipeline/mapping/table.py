@@ -192,7 +192,15 @@ class TableMapper:
             if not item.complete:
                 reasons = [f"{link.kind}: {link.reason}" for link in item.links if link.id is None]
                 result.unmapped.append(
-                    UnmappedCell(vc.cell.row, vc.cell.col, vc.locator.id, vc.locator.readable, vc.cell.text, reasons)
+                    UnmappedCell(
+                        vc.cell.row,
+                        vc.cell.col,
+                        vc.locator.id,
+                        vc.locator.readable,
+                        vc.cell.text,
+                        reasons,
+                        [*item.links],
+                    )
                 )
                 continue
             dataset = catalogue.dataset(str(item.dataset.id))
