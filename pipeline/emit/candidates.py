@@ -4,50 +4,114 @@ ClinVar), kept with their labels as printed, status ``unlinked`` and the catalog
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pipeline.mapping.model import Link, MappingFile, UnmappedCell
-from pipeline.model import TablesFile
+from pipeline.mapping.paths import ValueCell, label_columns, value_cells
+from pipeline.model import Table, TablesFile
 
 UNLINKED = "unlinked"
 KINDS = ("dataset", "configuration", "metric")
 
 
 def build_candidates(tables: TablesFile, mapping: MappingFile) -> list[dict[str, Any]]:
-    """One candidate per unmapped value cell that has at least a printed dataset or model label."""
+    """One candidate per unmapped value cell that names a dataset or a model (differences between models and
+    aggregate rows are not results of a configuration)."""
     by_index = {t.index: t for t in tables.tables}
     out = []
     for tm in sorted(mapping.tables, key=lambda t: t.index):
         table = by_index.get(tm.index)
         if table is None:
             continue
-        for cell in tm.unmapped:
-            candidate = _candidate(cell, table.label, tables.source, _page(table, cell))
-            if candidate is not None:
-                out.append(candidate)
+        cells = {(vc.cell.row, vc.cell.col): vc for vc in value_cells(table, str(tables.source.get("sha256", "")))}
+        heads = _stub_heads(table)
+        for unmapped in tm.unmapped:
+            vc = cells.get((unmapped.row, unmapped.col))
+            if vc is not None:
+                candidate = _candidate(unmapped, table, vc, heads, tables.source)
+                if candidate is not None:
+                    out.append(candidate)
     return out
 
 
-def _page(table: Any, unmapped: UnmappedCell) -> int:
-    cell = table.cell_at(unmapped.row, unmapped.col)
-    return cell.locator.page if cell is not None and cell.locator is not None else table.page
+def _stub_heads(table: Table) -> list[str]:
+    """The header over each label column of the rows (the stub, then words columns such as "Data")."""
+    if not table.header_rows:
+        return []
+    return [_text(table, table.header_rows - 1, c) for c in (*range(table.stub_cols), *label_columns(table))]
 
 
-def _candidate(cell: UnmappedCell, label: str | None, source: dict[str, Any], page: int) -> dict[str, Any] | None:
-    links = {link.kind: link for link in cell.links}
-    printed = {kind: _printed(links.get(kind)) for kind in KINDS}
-    if not (printed["dataset"] or printed["configuration"]):
+def printed_labels(caption: str, vc: ValueCell, heads: list[str], links: dict[str, Link]) -> dict[str, str | None]:
+    """Dataset, configuration and metric as printed: the model is the row label headed "Model" (or "Method"),
+    else the label the mapper read as the model; the metric is the row label headed "Metric", else the one the
+    mapper linked, else the caption's opening phrase ("Attack success rate (%)"); the dataset is every other
+    label of the cell."""
+    rows, cols = list(vc.row_path), list(vc.col_path)
+    metric_link = links.get("metric")
+    metric = metric_link.label.strip() if metric_link is not None and metric_link.id is not None else None
+    model = None
+    if len(rows) == len(heads):
+        k = next((k for k, head in enumerate(heads) if _METRIC_HEAD.match(head)), None)
+        metric = rows[k] if k is not None else metric
+        k = next((k for k, head in enumerate(heads) if _MODEL_HEAD.match(head)), None)
+        model = rows.pop(k) if k is not None else None
+    if model is None and "configuration" in links:
+        guess = links["configuration"].label.strip()
+        model = guess if guess and guess != metric else None
+    parts = [p for p in [*rows, *cols] if p and p != model and p != metric and not (metric and p in metric)]
+    if model is not None:
+        parts = [p for p in parts if p not in model]
+    return {
+        "dataset": " / ".join(parts) or None,
+        "configuration": model,
+        "metric": metric or _caption_metric(caption),
+    }
+
+
+_METRIC_HEAD = re.compile(r"^(?:metrics?|measures?)$", re.IGNORECASE)
+_MODEL_HEAD = re.compile(r"^(?:models?|methods?|predictors?|tools?|systems?|baselines?)$", re.IGNORECASE)
+_NOT_A_MODEL = re.compile(r"^(?:difference|diff\.?|delta|\u0394|improvement|gain|change)\b", re.IGNORECASE)
+_CAPTION_HEAD = re.compile(r"^\W*(?P<phrase>[^.:;]{3,60}?)(?: of | on | for | across | in | by |[.:;]|$)")
+
+
+def _caption_metric(caption: str) -> str | None:
+    """What the caption says the numbers are, when it opens with it: "Attack success rate (%) of ..."."""
+    text = re.sub(r"^(?:Supplementary |Extended Data )?Table \S+\s*[:.|]?\s*", "", caption.strip())
+    match = _CAPTION_HEAD.match(text)
+    phrase = match.group("phrase").strip() if match else ""
+    return phrase if phrase and len(phrase.split()) <= 6 and not phrase.lower().startswith(_VERBS) else None
+
+
+_VERBS = ("compar", "summar", "result", "overview", "evaluat", "perform", "the ", "a ", "an ")
+
+
+def _text(table: Table, row: int, col: int) -> str:
+    found = table.cell_at(row, col)
+    return found.text.strip() if found is not None else ""
+
+
+def _candidate(
+    unmapped: UnmappedCell, table: Table, vc: ValueCell, heads: list[str], source: dict[str, Any]
+) -> dict[str, Any] | None:
+    cell = vc.cell
+    links = {link.kind: link for link in unmapped.links}
+    printed = printed_labels(table.caption, vc, heads, links)
+    model = printed["configuration"] or ""
+    if not (printed["dataset"] or model) or _NOT_A_MODEL.match(model):
         return None
     return {
-        "id": f"cand:{cell.locator}",
+        "id": f"cand:{unmapped.locator}",
         "status": UNLINKED,
         "source_id": source.get("id"),
         "source_sha256": source.get("sha256"),
-        "table_label": label,
-        "page": page,
-        "locator": cell.locator,
-        "locator_readable": cell.locator_readable,
-        "printed": cell.text,
+        "table_label": table.label,
+        "page": cell.locator.page if cell.locator is not None else table.page,
+        "locator": unmapped.locator,
+        "locator_readable": unmapped.locator_readable,
+        "printed": unmapped.text,
+        "value": cell.value,
+        "plus_minus": cell.plus_minus,
         "printed_labels": printed,
         "linked": {k: links[k].name for k in KINDS if k in links and links[k].id is not None},
         "suggestions": {
@@ -55,9 +119,5 @@ def _candidate(cell: UnmappedCell, label: str | None, source: dict[str, Any], pa
             for k in KINDS
             if k in links and links[k].id is None
         },
-        "reasons": list(cell.reasons),
+        "reasons": list(unmapped.reasons),
     }
-
-
-def _printed(link: Link | None) -> str | None:
-    return link.label.strip() or None if link is not None else None
