@@ -62,6 +62,9 @@ def printed_labels(caption: str, vc: ValueCell, heads: list[str], links: dict[st
     parts = [p for p in [*rows, *cols] if p and p != model and p != metric and not (metric and p in metric)]
     if model is not None:
         parts = [p for p in parts if p not in model]
+    named = _caption_dataset(caption)
+    if named and not any(named in p for p in parts) and named != model:
+        parts.insert(0, named)  # "Comparing ... on zero-shot ClinVar classification": rows print only the subset
     return {
         "dataset": " / ".join(parts) or None,
         "configuration": model,
@@ -73,6 +76,25 @@ _METRIC_HEAD = re.compile(r"^(?:metrics?|measures?)$", re.IGNORECASE)
 _MODEL_HEAD = re.compile(r"^(?:models?|methods?|predictors?|tools?|systems?|baselines?)$", re.IGNORECASE)
 _NOT_A_MODEL = re.compile(r"^(?:difference|diff\.?|delta|\u0394|improvement|gain|change)\b", re.IGNORECASE)
 _CAPTION_HEAD = re.compile(r"^\W*(?P<phrase>[^.:;]{3,60}?)(?: of | on | for | across | in | by |[.:;]|$)")
+
+
+_CAPTION_DATASET = (
+    re.compile(r"\bon (?:(?:zero|few)-shot )?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)\b"),  # "on zero-shot ClinVar ..."
+    re.compile(
+        r"^(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*) (?:(?:zero|few)-shot|AUROC|AUPRC|accuracy)\b"
+    ),  # "BRCA1 zero-shot"
+)
+
+
+def _caption_dataset(caption: str) -> str | None:
+    """A dataset the caption names while the rows print only its subsets ("... on zero-shot ClinVar
+    classification", "BRCA1 zero-shot comparison"): a capitalised name with a capital or digit inside."""
+    text = re.sub(r"^(?:Supplementary |Extended Data )?Table \S+\s*[:.|]?\s*", "", caption.strip())
+    for pattern in _CAPTION_DATASET:
+        match = pattern.search(text)
+        if match:
+            return match.group("name")
+    return None
 
 
 def _caption_metric(caption: str) -> str | None:
