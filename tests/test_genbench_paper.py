@@ -12,6 +12,7 @@ import pytest
 
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.emit.schema import validate_record
+from pipeline.extract.document import extract_tables
 from pipeline.fixtures.genbench_paper import ExpectedValue, genbench_paper, genbench_values, score_records
 from pipeline.fixtures.render import typeset
 from pipeline.mapping.document import map_tables
@@ -269,3 +270,15 @@ def test_same_data_is_read_off_also_published_in(catalogue: Catalogue) -> None:
         "gb-dummy-mouse-enhancers-ensembl",
     )  # "Genomic Benchmarks mouse enhancers"
     assert "genbench-drosophila-enhancer-activity-dev" not in same  # DeepSTARR is not in the catalogue
+
+
+def test_a_multirow_name_wrapped_onto_two_lines_names_all_its_rows(tmp_path: Path) -> None:
+    """Each line of the name sits half-way between two rows; the row of values between the lines stays a row."""
+    data, _ = typeset(genbench_paper(wrapped_multirow=True))
+    path = tmp_path / "wrapped.pdf"
+    path.write_bytes(data)
+    (table,) = [t for t in extract_tables(path).tables if t.label == "Table 7"]
+    paths = [c.row_path for c in sorted(table.cells, key=lambda c: c.row) if c.kind == "body" and c.col == 2]
+    assert len(paths) == 10
+    assert {p[0] for p in paths[:5]} == {"Human Transcription Factor Prediction"}
+    assert {p[0] for p in paths[5:]} == {"Mouse Transcription Factor Prediction"}
