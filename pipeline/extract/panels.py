@@ -48,11 +48,22 @@ def split_panels(region: Region) -> list[Region]:
     for row, top, bottom in bands:
         centres = [(s.x0 + s.x1) / 2 for s in row]
         cuts = [region.x0 - 1, *((a + b) / 2 for a, b in pairwise(centres)), region.x1 + 1]
+        if _ruled_across(region.rules, cuts[1:-1], top, bottom):
+            return [region]  # one table's rules run under the "sub-captions": they title something else
         for sub, x0, x1 in zip(row, cuts, cuts[1:], strict=False):
             panel = _cut(region, rest, x0, top, x1, bottom, sub.text.strip())
             if panel is not None:
                 panels.append(panel)
-    return panels if len(panels) >= 2 else [region]
+    if len(panels) < 2 or (region.rules and not all(p.rules for p in panels)):
+        return [region]  # a ruled float rules each of its panels
+    return panels
+
+
+def _ruled_across(rules: list[Rule], cuts: list[float], top: float, bottom: float) -> bool:
+    """A rule of the band running across a cut between side-by-side panels: the band is one table."""
+    return any(
+        r.x0 < cut - 6 and r.x1 > cut + 6 for r in rules if top <= (r.top + r.bottom) / 2 <= bottom for cut in cuts
+    )
 
 
 def _rows(subs: list[Line]) -> list[list[Line]]:
