@@ -4,10 +4,10 @@ table are not sub-captions."""
 from __future__ import annotations
 
 import pytest
+from conftest import SHARED, needs_shared
 
 from pipeline.extract.document import extract_tables
 from pipeline.fixtures.genbench_paper import write_genbench_paper
-from tests.conftest import SHARED, needs_shared
 
 
 @pytest.fixture(scope="module")
