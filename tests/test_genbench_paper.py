@@ -282,3 +282,28 @@ def test_a_multirow_name_wrapped_onto_two_lines_names_all_its_rows(tmp_path: Pat
     assert len(paths) == 10
     assert {p[0] for p in paths[:5]} == {"Human Transcription Factor Prediction"}
     assert {p[0] for p in paths[5:]} == {"Mouse Transcription Factor Prediction"}
+
+
+@pytest.mark.parametrize(
+    ("title", "benchmark"),
+    [("A new DNA language model", "GUE"), ("GenBench: A Benchmarking Suite for Genomic Foundation Models", GB)],
+)
+def test_the_benchmark_a_paper_introduces_wins_over_another_benchmarks_names(catalogue, title, benchmark) -> None:
+    """GUE's names and GUE's models alone say GUE; in the paper that introduces GenBench they are GenBench's
+    copies of the data, and the record names GUE as where the data also appear."""
+    grid = [
+        ["Dataset", "DNABERT-2", "HyenaDNA"],
+        ["prom_core_all", "0.70", "0.71"],
+        ["prom_core_notata", "0.69", "0.72"],
+    ]
+    table = table_from_grid(grid, 1, 1, label="Table 10", caption="MCC of the models.")
+    source = {"id": "t", "sha256": "ab" * 32, "title": title}
+    (mapping,) = map_tables(TablesFile(source, {}, [table]), catalogue).tables
+    assert mapping.benchmark.name == benchmark
+    all_rows = {c.dataset.name for c in mapping.cells if c.row == 1}
+    if benchmark == GB:
+        assert all_rows == {f"{GB} Human Core Promoter Detection, dataset all"}
+        assert "the paper introduces it" in mapping.benchmark.reason
+        assert by_row(mapping)[1].facts.also_published_in == ("GUE prom_core",)
+    else:
+        assert all_rows == {"GUE Core Promoter Detection, dataset all"}

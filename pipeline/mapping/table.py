@@ -47,9 +47,12 @@ def _titled(title: str, path: tuple[str, ...]) -> tuple[str, ...]:
 class TableMapper:
     """Maps the value cells of one table; links for a label are made once and shared by its cells."""
 
-    def __init__(self, table: Table, linker: Linker, pins: SourcePins, document: str | None = None) -> None:
+    def __init__(
+        self, table: Table, linker: Linker, pins: SourcePins, document: str | None = None, own: str | None = None
+    ) -> None:
         self.table = table
         self.document = document  # the benchmark most of the paper's other tables report
+        self.own = own  # the benchmark the paper introduces
         self.linker = linker
         self.pins = pins
         self.key = table.label or f"table-{table.index}"
@@ -94,7 +97,9 @@ class TableMapper:
         else:
             where = "row" if by_columns else "column"
             paths = list(dataset_axis.values()), list(model_axis.values())
-            result.benchmark = choose_benchmark(self.linker, *paths, table.caption, where, self.context, self.document)
+            result.benchmark = choose_benchmark(
+                self.linker, *paths, table.caption, where, self.context, self.document, self.own
+            )
         linked = []
         for vc in cells:
             row, column = rows[(vc.row_path, vc.row_texts)], columns[vc.col_path]
