@@ -74,3 +74,10 @@ def test_suggest_proposes_aliases_for_near_names_and_new_entries_for_the_rest() 
     ]  # fmt: skip
     [model] = proposals["new"]["configuration"]
     assert model == {"name": "Evo 2 7B", "values": 2, "seen_in": ["s Table 1"], "nearest": ["Evo (GUE) (55)"]}
+
+
+def test_a_measurement_column_is_the_metric_and_the_caption_names_the_model(catalogue: Catalogue) -> None:
+    grid = [["Annotation", "Sequence ID %", "Nearest Species"], ["mt-Co1", "86.94", "Muntiacus reevesi"]]
+    caption = "BLASTp results for genes from Evo 2 generated mitochondria."
+    [candidate] = _candidates(catalogue, table_from_grid(grid, 1, 1, label="Table S6", caption=caption))
+    assert candidate["printed_labels"] == {"dataset": "mt-Co1", "configuration": "Evo 2", "metric": "Sequence ID %"}

@@ -59,6 +59,8 @@ def printed_labels(caption: str, vc: ValueCell, heads: list[str], links: dict[st
     if model is None and "configuration" in links:
         guess = links["configuration"].label.strip()
         model = guess if guess and guess != metric else None
+    if model is not None and metric is None and _MEASURE.search(model):  # "Sequence ID %" heads the values
+        metric, model = model, _caption_model(caption)
     parts = [p for p in [*rows, *cols] if p and p != model and p != metric and not (metric and p in metric)]
     if model is not None:
         parts = [p for p in parts if p not in model]
@@ -72,6 +74,10 @@ def printed_labels(caption: str, vc: ValueCell, heads: list[str], links: dict[st
     }
 
 
+_MEASURE = re.compile(r"%|\b(?:ID|identity|rate|score|accuracy|error|loss|AUROC|AUPRC|F1|MCC)\b", re.IGNORECASE)
+_CAPTION_MODEL = re.compile(
+    r"\b(?:from|by|of|with) (?P<name>[A-Z][A-Za-z-]* ?\d+(?:\.\d+)?[BMK]?(?: \d+(?:\.\d+)?[BMK])?)\b"
+)
 _METRIC_HEAD = re.compile(r"^(?:metrics?|measures?)$", re.IGNORECASE)
 _MODEL_HEAD = re.compile(r"^(?:models?|methods?|predictors?|tools?|systems?|baselines?)$", re.IGNORECASE)
 _NOT_A_MODEL = re.compile(r"^(?:difference|diff\.?|delta|\u0394|improvement|gain|change)\b", re.IGNORECASE)
@@ -95,6 +101,12 @@ def _caption_dataset(caption: str) -> str | None:
         if match:
             return match.group("name")
     return None
+
+
+def _caption_model(caption: str) -> str | None:
+    """A model the caption names when no row or column does ("genes from Evo 2 generated mitochondria")."""
+    match = _CAPTION_MODEL.search(caption)
+    return match.group("name") if match else None
 
 
 def _caption_metric(caption: str) -> str | None:

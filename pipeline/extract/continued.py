@@ -44,6 +44,8 @@ def _append(first: Table, part: Table) -> None:
         if cell.row < part.header_rows:
             continue
         cell.row += offset
+        if cell.kind == "stub" or (cell.kind == "body" and cell.col < first.stub_cols):
+            cell.kind = "stub" if cell.col < first.stub_cols else "body"  # the first part's stub width holds
         if not cell.col_path and cell.col in paths:
             cell.col_path = list(paths[cell.col])
         if cell.locator is not None:
