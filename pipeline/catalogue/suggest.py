@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-ALIAS_SCORE = 80.0  # a suggestion this close names the same thing printed another way
+ALIAS_SCORE = 85.0  # a suggestion this close names the same thing printed another way
 KINDS = ("dataset", "configuration", "metric")
 
 
@@ -25,7 +25,8 @@ def propose(candidates: Iterable[dict[str, Any]]) -> dict[str, Any]:
         suggestions = found[0]["suggestions"][kind]
         where = sorted({f"{c['source_id']} {c['table_label'] or 'unlabelled table'}" for c in found})
         best = suggestions[0] if suggestions else None
-        if best is not None and best["score"] >= ALIAS_SCORE:
+        same_label = best is not None and best.get("for", label) == label  # scored on the label as printed
+        if best is not None and same_label and best["score"] >= ALIAS_SCORE:
             aliases.append(
                 {
                     kind: best["id"],

@@ -149,7 +149,9 @@ def _candidate(
         "printed_labels": printed,
         "linked": {k: links[k].name for k in KINDS if k in links and links[k].id is not None},
         "suggestions": {
-            k: [{"id": a.id, "name": a.name, "score": a.score} for a in links[k].alternatives[:3]]
+            k: [
+                {"id": a.id, "name": a.name, "score": a.score, "for": links[k].label} for a in links[k].alternatives[:3]
+            ]
             for k in KINDS
             if k in links and links[k].id is None
         },
