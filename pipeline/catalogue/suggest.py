@@ -5,15 +5,18 @@ is right into config/catalogue."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+Ranker = Callable[[str, str], list[dict[str, Any]]]  # (kind, printed label) -> [{"id", "name", "score"}], best first
 
 ALIAS_SCORE = 85.0  # a suggestion this close names the same thing printed another way
 KINDS = ("dataset", "configuration", "metric")
 
 
-def propose(candidates: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """{"aliases": [...], "new": {"dataset": [...], "configuration": [...], "metric": [...]}} from candidates."""
+def propose(candidates: Iterable[dict[str, Any]], rank: Ranker | None = None) -> dict[str, Any]:
+    """{"aliases": [...], "new": {"dataset": [...], "configuration": [...], "metric": [...]}} from candidates;
+    ``rank`` scores each printed label against the catalogue (else the mapper's suggestions are used)."""
     seen: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for candidate in candidates:
         for kind in KINDS:
@@ -22,7 +25,8 @@ def propose(candidates: Iterable[dict[str, Any]]) -> dict[str, Any]:
                 seen[kind, label].append(candidate)
     aliases, new = [], {kind: [] for kind in KINDS}
     for (kind, label), found in sorted(seen.items()):
-        suggestions = found[0]["suggestions"][kind]
+        ranked = rank(kind, label) if rank is not None else None
+        suggestions = ranked if ranked is not None else found[0]["suggestions"][kind]
         where = sorted({f"{c['source_id']} {c['table_label'] or 'unlabelled table'}" for c in found})
         best = suggestions[0] if suggestions else None
         same_label = best is not None and best.get("for", label) == label  # scored on the label as printed
