@@ -70,7 +70,7 @@ STAGES: tuple[Stage, ...] = (
         outputs=(
             "extracted/{sid}/records.jsonl",
             "extracted/{sid}/source_record.json",
-            "extracted/{sid}/candidates.jsonl",
+            "extracted/{sid}/candidates.json",
         ),
         help="Write review-ready records, validated against the schema, each traceable to its cell.",
     ),

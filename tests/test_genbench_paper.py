@@ -144,7 +144,7 @@ def _audit_and_source_record(invoke, workspace) -> None:
     assert "Table 2 rows for multi-dataset tasks are means of the Table 6 dataset rows." in record["limitations"]
     assert "Tables 2, 5, 6, 7 and 8 report 'Top-1' scores; the paper does not define Top-1." in record["limitations"]
     assert sum(s.startswith("Datasets published before in GUE") for s in record["limitations"]) == 1
-    candidates = read_jsonl(workspace.extracted_dir(SID) / "candidates.jsonl")  # the Average row: no dataset
+    candidates = json.loads((workspace.extracted_dir(SID) / "candidates.json").read_text())["candidates"]
     assert len(candidates) == 5 and {c["printed_labels"]["dataset"] for c in candidates} == {"Average"}
     suggested = invoke("catalogue", "suggest", SID)
     assert suggested.exit_code == 0 and "5 candidate record(s)" in suggested.output and "Average" in suggested.output

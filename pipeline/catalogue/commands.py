@@ -16,7 +16,7 @@ from pipeline.catalogue.suggest import propose
 from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
 from pipeline.errors import EXIT_PROBLEMS, StageInputMissingError
 from pipeline.mapping.links import Linker
-from pipeline.store import Workspace, read_jsonl
+from pipeline.store import Workspace, read_json
 
 
 @click.group()
@@ -78,10 +78,10 @@ def suggest(ctx: click.Context, source_ids: tuple[str, ...], as_json: bool) -> N
     ws = Workspace(settings_of(ctx).root)
     candidates = []
     for source_id in source_ids or ws.fetched_ids():
-        path = ws.extracted_dir(source_id) / "candidates.jsonl"
+        path = ws.extracted_dir(source_id) / "candidates.json"
         if not path.is_file():
             raise StageInputMissingError(f"{path}: not found; run 'litaudit emit {source_id}' first")
-        candidates += read_jsonl(path)
+        candidates += read_json(path)["candidates"]
     linker = Linker(load_catalogue(ws.config_dir))
     proposals = propose(candidates, lambda kind, label: _ranked(linker, kind, label))
     header = f"# {len(candidates)} candidate record(s); proposals only: copy what is right into config/catalogue\n"

@@ -1,5 +1,5 @@
 """The emit stage: tables.json + mapping.json -> extracted/<source>/records.jsonl, every record schema-checked,
-source_record.json, the paper as the catalogue's Source record, and candidates.jsonl, the printed results the
+source_record.json, the paper as the catalogue's Source record, and candidates.json, the printed results the
 catalogue does not know yet."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     write_jsonl(folder / "records.jsonl", rows)
     write_json(folder / "source_record.json", _source_record(ws, source_id, rows))
     candidates = build_candidates(tables, mapping)
-    write_jsonl(folder / "candidates.jsonl", candidates)
+    write_json(folder / "candidates.json", {"source_id": source_id, "candidates": candidates})
     tables_with_records = len({row["locator"].rsplit(":", 2)[0] for row in rows})
     summary = {
         "records": len(rows),
