@@ -33,8 +33,8 @@ def exact_tables(pdf: Path, truth: PaperTruth) -> tuple[int, int, float]:
     elapsed = time.perf_counter() - start
     exact = 0
     for table in truth.tables:
-        parts = [t for t in found.tables if t.label == table.label]
-        exact += [p.grid() for p in parts] == [p.cells for p in table.parts or [table]]
+        parts = [t for t in found.tables if (t.label, t.panel or "") == (table.label, table.panel)]
+        exact += [p.grid() for p in parts] == [table.cells]  # a continued table is one table; a panel its own
     return exact, len(truth.tables), elapsed
 
 

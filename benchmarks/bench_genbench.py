@@ -7,7 +7,7 @@ The paper (pipeline/fixtures/genbench_paper.py) is typeset, then `litaudit fetch
 `emit` run in a fresh workspace. A value cell is right when a record has its catalogue dataset name,
 configuration, metric, printed text and table label (issue 4's kept-aside check; target >= 95%). Also printed:
 the share per table, aggregation notes and percent rescales as the truth has them, every miss and every record
-the truth does not have. The variant with wrapped multirow task names (Table 9) shows an extractor weakness.
+the truth does not have. The second variant wraps Table 7's multirow task names onto two lines.
 """
 
 from __future__ import annotations

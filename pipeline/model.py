@@ -82,6 +82,17 @@ class Source:
         return cls(**kw)
 
 
+def panel_mark(panel: str | None) -> str:
+    """The mark a sub-caption starts with: "(a) Bulk RNA expression" -> "(a)"."""
+    text = (panel or "").strip()
+    return text.split(" ", 1)[0] if text.startswith("(") else ""
+
+
+def table_key(label: str | None, index: int, panel: str | None = None) -> str:
+    """The table part of a locator id: "Table3", "Table3a" (panel (a)), "table-0" (unlabelled)."""
+    return (label or f"table-{index}").replace(" ", "") + panel_mark(panel).strip("()")
+
+
 @dataclass(frozen=True)
 class Locator:
     """Where a printed number sits: stable id parts plus the labels a person reads."""
@@ -94,16 +105,17 @@ class Locator:
     col: int
     row_label: str = ""
     col_label: str = ""
+    panel: str = ""  # the panel's mark in a multi-panel table: "(a)"
 
     @property
     def id(self) -> str:
-        table = (self.table_label or f"table-{self.table_index}").replace(" ", "")
+        table = table_key(self.table_label, self.table_index, self.panel)
         return f"{self.source_sha256[:12]}:p{self.page}:{table}:r{self.row}:c{self.col}"
 
     @property
     def readable(self) -> str:
         table = self.table_label or f"Unlabelled table {self.table_index + 1} (page {self.page})"
-        parts = [table]
+        parts = [f"{table} {self.panel}" if self.panel else table]
         if self.row_label:
             parts.append(f"row '{self.row_label}'")
         else:
@@ -177,6 +189,17 @@ class Table:
     caption_position: str | None = None  # "above" | "below" | None
     continued_pages: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    panel: str | None = None  # one panel of a multi-panel float: its sub-caption ("(a) Bulk RNA expression")
+
+    @property
+    def panel_mark(self) -> str:
+        """The panel's mark ("(a)"), empty for a table without panels."""
+        return panel_mark(self.panel)
+
+    @property
+    def panel_title(self) -> str:
+        """The panel's sub-caption without its mark ("Bulk RNA expression")."""
+        return (self.panel or "")[len(self.panel_mark) :].strip()
 
     def cell_at(self, row: int, col: int) -> Cell | None:
         """The cell covering (row, col), spans included."""
@@ -264,6 +287,7 @@ class Record:
     rescale: str | None = None
     uncertainty: str = "Not reported by the source"
     aggregation: str = "Not reported"
+    also_published_in: list[str] = field(default_factory=list)  # where the same data appear in other benchmarks
     evidence_origin: str = "Independent external evaluation (literature extraction)"
     review_status: str = "catalogued"
     mapping: dict[str, Any] = field(default_factory=dict)  # scores, reasons, alternatives, manual pins

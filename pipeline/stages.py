@@ -78,7 +78,11 @@ STAGES: tuple[Stage, ...] = (
         "emit",
         "pipeline.emit.stage:run",
         inputs=("extracted/{sid}/tables.json", "extracted/{sid}/mapping.json"),
-        outputs=("extracted/{sid}/records.jsonl",),
+        outputs=(
+            "extracted/{sid}/records.jsonl",
+            "extracted/{sid}/source_record.json",
+            "extracted/{sid}/candidates.json",
+        ),
         help="Write review-ready records, validated against the schema, each traceable to its cell.",
     ),
     Stage(

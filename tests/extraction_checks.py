@@ -24,10 +24,10 @@ def assert_cells_found_in_their_bboxes(pdf: Path, found: TablesFile) -> None:
     """Read independently with pdfplumber, the characters inside each cell's bbox spell its text."""
     with pdfplumber.open(pdf) as doc:
         for table in found.tables:
-            page = doc.pages[table.page - 1]
             for cell in table.cells:
                 if not cell.text or cell.bbox is None:
                     continue
+                page = doc.pages[(cell.locator.page if cell.locator else table.page) - 1]  # continued: its own page
                 inside = page.filter(lambda obj, box=cell.bbox: _centre_inside(obj, box))
                 assert squash(cell.text) == squash(inside.extract_text()), (table.label, cell.row, cell.col)
 

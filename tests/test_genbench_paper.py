@@ -12,6 +12,7 @@ import pytest
 
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.emit.schema import validate_record
+from pipeline.extract.document import extract_tables
 from pipeline.fixtures.genbench_paper import ExpectedValue, genbench_paper, genbench_values, score_records
 from pipeline.fixtures.render import typeset
 from pipeline.mapping.document import map_tables
@@ -41,12 +42,12 @@ def pdf(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
 
 def test_truth_is_what_the_tables_print_and_names_catalogue_entries(pdf, catalogue: Catalogue) -> None:
     _, tables = pdf
-    grids = {t.label: t.cells for t in tables}
+    grids = {(t.label, t.panel): t.cells for t in tables}
     values = genbench_values()
-    assert len(values) == 245 and sum(v.dataset is not None for v in values) == 235
+    assert len(values) == 250 and sum(v.dataset is not None for v in values) == 240
     assert {t.layout for t in tables} == {"single", "column"}
     for value in values:
-        assert grids[value.table][value.row][value.col] == value.printed, value
+        assert grids[value.table, value.panel][value.row][value.col] == value.printed, value
         if value.dataset is not None:
             assert catalogue.dataset_by_name(value.dataset) is not None, value.dataset
             assert value.configuration in {c.name for c in catalogue.configurations}
@@ -84,7 +85,7 @@ def test_genbench_paper_end_to_end(invoke, workspace, pdf) -> None:
         validate_record(record)
     expected = genbench_values()
     score = score_records(records, expected)
-    assert (score.right, score.expected, score.missed, score.wrong) == (235, 235, [], [])
+    assert (score.right, score.expected, score.missed, score.wrong) == (240, 240, [], [])
     by_key = {(r["table_label"], r["printed"], r["dataset"], r["configuration"]): r for r in records}
 
     def record(value: ExpectedValue) -> dict:
@@ -96,13 +97,17 @@ def test_genbench_paper_end_to_end(invoke, workspace, pdf) -> None:
         assert (found["rescale"] is not None) == value.percent, value
         scale = Decimal(100 if value.percent else 1)
         assert found["catalogue_value"] == pytest.approx(float(Decimal(found["value"]) / scale))
-    assert {r["page"] for r in records if r["table_label"] == "Table 9"} == {4, 5}  # continued on the next page
+    assert {r["page"] for r in records if r["table_label"] == "Table 7"} == {4, 5}  # continued on the next page
     assert len({r["id"] for r in records}) == len(records)
     bulk = record(next(v for v in expected if v.table == "Table 3" and v.configuration == f"Caduceus ({GB})"))
-    assert bulk["locator_readable"] == "Table 3, row 'Bulk RNA expression', column 'Caduceus MSE'"
-    fly = record(next(v for v in expected if v.table == "Table 6"))
+    assert bulk["locator_readable"] == "Table 3 (a), row 'Bulk RNA expression', column 'Caduceus MSE'"
+    fly = record(next(v for v in expected if v.table == "Table 3" and "\u00b1" in v.printed))
+    assert fly["locator_readable"] == "Table 3 (c), row 'Drosophila enhancer activity / dev', column 'NT Pearson'"
     assert fly["plus_minus"] is not None and "the caption calls it the standard deviation" in fly["uncertainty"]
-    emp = record(next(v for v in expected if v.table == "Table 10"))
+    core = record(next(v for v in expected if v.table == "Table 6" and v.col == 3))
+    assert core["dataset"] == f"{GB} Human Core Promoter Detection, dataset all"  # named by the panel title only
+    assert core["locator_readable"] == "Table 6 (a), row 'NT-v2', column 'all'"
+    emp = record(next(v for v in expected if v.table == "Table 8"))
     assert "25 of 25 Accuracy values" in emp["rescale"] and "the caption prints 'percent'" in emp["rescale"]
     top1 = record(next(v for v in expected if v.table == "Table 2" and v.dataset))
     assert top1["mapping"]["metric_printed"] == "top-1" and top1["metric"] == "accuracy"
@@ -111,6 +116,38 @@ def test_genbench_paper_end_to_end(invoke, workspace, pdf) -> None:
     assert len(average) == 5 and all("aggregate 'Average'" in u["reasons"][0] for u in average)
     settings = [u for t in mapping["tables"] if t["label"] == "Table 1" for u in t["skipped"]]
     assert len(settings) == 5 and "names Sequence length: not a result" in settings[0]["reasons"][0]
+    assert core["also_published_in"] == ["GUE prom_core"]
+    _audit_and_source_record(invoke, workspace)
+
+
+def _audit_and_source_record(invoke, workspace) -> None:
+    """The audit finds the paper's limitations once each; emit run again writes them into the Source record."""
+    assert invoke("audit", SID).exit_code in (0, 1)
+    data = json.loads((workspace.audits_dir(SID) / "findings.json").read_text())
+    findings = data["findings"] if isinstance(data, dict) else data
+    by_check: dict[str, list[dict]] = {}
+    for finding in findings:
+        by_check.setdefault(finding["check"], []).append(finding)
+    means = by_check["cross-table-mean"]
+    assert sorted(f["details"]["parts_table"] for f in means) == ["Table 6"] * 2 + ["Table 7"] * 2 + ["Table 8"]
+    assert all(f["severity"] == "info" and "within rounding" in f["message"] for f in means)
+    [panels] = by_check["caption-column-count"]
+    assert panels["table_label"] == "Table 3" and "names 3 models (NT, DNABERT2, HyenaDNA)" in panels["message"]
+    reused = by_check["dataset-reused"]  # once per family, not once per row: eight families
+    assert len(reused) == 8 and sum("Table 6" in f["message"] for f in reused) == 2
+    assert invoke("emit", SID, "--force").exit_code == 0
+    record = json.loads((workspace.extracted_dir(SID) / "source_record.json").read_text())
+    assert record["stable_id"].startswith("lit-genomics-") and record["stable_id"].endswith(
+        "-genbench-source-brandt2026"
+    )
+    assert "The Table 3 caption names 3 models while the table has 5 columns of models." in record["limitations"]
+    assert "Table 2 rows for multi-dataset tasks are means of the Table 6 dataset rows." in record["limitations"]
+    assert "Tables 2, 5, 6, 7 and 8 report 'Top-1' scores; the paper does not define Top-1." in record["limitations"]
+    assert sum(s.startswith("Datasets published before in GUE") for s in record["limitations"]) == 1
+    candidates = json.loads((workspace.extracted_dir(SID) / "candidates.json").read_text())["candidates"]
+    assert len(candidates) == 5 and {c["printed_labels"]["dataset"] for c in candidates} == {"Average"}
+    suggested = invoke("catalogue", "suggest", SID)
+    assert suggested.exit_code == 0 and "5 candidate record(s)" in suggested.output and "Average" in suggested.output
 
 
 def map_grid(catalogue: Catalogue, *tables) -> list[TableMapping]:
@@ -233,3 +270,40 @@ def test_same_data_is_read_off_also_published_in(catalogue: Catalogue) -> None:
         "gb-dummy-mouse-enhancers-ensembl",
     )  # "Genomic Benchmarks mouse enhancers"
     assert "genbench-drosophila-enhancer-activity-dev" not in same  # DeepSTARR is not in the catalogue
+
+
+def test_a_multirow_name_wrapped_onto_two_lines_names_all_its_rows(tmp_path: Path) -> None:
+    """Each line of the name sits half-way between two rows; the row of values between the lines stays a row."""
+    data, _ = typeset(genbench_paper(wrapped_multirow=True))
+    path = tmp_path / "wrapped.pdf"
+    path.write_bytes(data)
+    (table,) = [t for t in extract_tables(path).tables if t.label == "Table 7"]
+    paths = [c.row_path for c in sorted(table.cells, key=lambda c: c.row) if c.kind == "body" and c.col == 2]
+    assert len(paths) == 10
+    assert {p[0] for p in paths[:5]} == {"Human Transcription Factor Prediction"}
+    assert {p[0] for p in paths[5:]} == {"Mouse Transcription Factor Prediction"}
+
+
+@pytest.mark.parametrize(
+    ("title", "benchmark"),
+    [("A new DNA language model", "GUE"), ("GenBench: A Benchmarking Suite for Genomic Foundation Models", GB)],
+)
+def test_the_benchmark_a_paper_introduces_wins_over_another_benchmarks_names(catalogue, title, benchmark) -> None:
+    """GUE's names and GUE's models alone say GUE; in the paper that introduces GenBench they are GenBench's
+    copies of the data, and the record names GUE as where the data also appear."""
+    grid = [
+        ["Dataset", "DNABERT-2", "HyenaDNA"],
+        ["prom_core_all", "0.70", "0.71"],
+        ["prom_core_notata", "0.69", "0.72"],
+    ]
+    table = table_from_grid(grid, 1, 1, label="Table 10", caption="MCC of the models.")
+    source = {"id": "t", "sha256": "ab" * 32, "title": title}
+    (mapping,) = map_tables(TablesFile(source, {}, [table]), catalogue).tables
+    assert mapping.benchmark.name == benchmark
+    all_rows = {c.dataset.name for c in mapping.cells if c.row == 1}
+    if benchmark == GB:
+        assert all_rows == {f"{GB} Human Core Promoter Detection, dataset all"}
+        assert "the paper introduces it" in mapping.benchmark.reason
+        assert by_row(mapping)[1].facts.also_published_in == ("GUE prom_core",)
+    else:
+        assert all_rows == {"GUE Core Promoter Detection, dataset all"}

@@ -9,14 +9,14 @@ from typing import Any
 from pipeline.audit.tableview import Pos, TableView, view_table
 from pipeline.audit.text import PaperText
 from pipeline.catalogue import Catalogue
-from pipeline.model import Record, Table
+from pipeline.model import Record, Table, table_key
 
 _LOCATOR_TAIL = re.compile(r":(?P<table>[^:]+):r(?P<row>\d+):c(?P<col>\d+)$")
 
 
 def table_key_of(table: Table) -> str:
     """The table part of a Locator id ("Table3", "table-0")."""
-    return (table.label or f"table-{table.index}").replace(" ", "")
+    return table_key(table.label, table.index, table.panel)
 
 
 def record_position(record: Record) -> tuple[str, int, int] | None:

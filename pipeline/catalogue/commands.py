@@ -1,17 +1,22 @@
-"""``litaudit catalogue check``: validate the catalogue files before the mapper relies on them."""
+"""``litaudit catalogue check``: validate the catalogue files before the mapper relies on them;
+``litaudit catalogue suggest``: propose entries from the candidate records."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
+import yaml
 
 from pipeline.catalogue.check import check_catalogue
-from pipeline.catalogue.load import read_catalogue_dir, resolve_catalogue_dir
+from pipeline.catalogue.load import load_catalogue, read_catalogue_dir, resolve_catalogue_dir
+from pipeline.catalogue.suggest import propose
 from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
-from pipeline.errors import EXIT_PROBLEMS
-from pipeline.store import Workspace
+from pipeline.errors import EXIT_PROBLEMS, StageInputMissingError
+from pipeline.mapping.links import Linker
+from pipeline.store import Workspace, read_json
 
 
 @click.group()
@@ -60,3 +65,38 @@ def check(ctx: click.Context, folder: str | None, as_json: bool) -> None:
     emit_result(as_json, payload, human)
     if problems:
         raise SystemExit(EXIT_PROBLEMS)
+
+
+@catalogue.command()
+@click.argument("source_ids", nargs=-1)
+@json_option
+@click.pass_context
+@handle_errors
+def suggest(ctx: click.Context, source_ids: tuple[str, ...], as_json: bool) -> None:
+    """Propose catalogue aliases and new entries from the candidate records of SOURCE_IDS (default: every fetched
+    source), as YAML for a person to accept; nothing is written."""
+    ws = Workspace(settings_of(ctx).root)
+    candidates = []
+    for source_id in source_ids or ws.fetched_ids():
+        path = ws.extracted_dir(source_id) / "candidates.json"
+        if not path.is_file():
+            raise StageInputMissingError(f"{path}: not found; run 'litaudit emit {source_id}' first")
+        candidates += read_json(path)["candidates"]
+    linker = Linker(load_catalogue(ws.config_dir))
+    proposals = propose(candidates, lambda kind, label: _ranked(linker, kind, label))
+    header = f"# {len(candidates)} candidate record(s); proposals only: copy what is right into config/catalogue\n"
+    emit_result(as_json, proposals, header + yaml.safe_dump(proposals, sort_keys=False, allow_unicode=True))
+
+
+def _ranked(linker: Linker, kind: str, label: str) -> list[dict[str, Any]] | None:
+    """The catalogue's three nearest datasets or configurations for a printed label (None for metrics)."""
+    names = tuple(part.strip() for part in label.split(" / ") if part.strip())
+    if kind == "dataset":
+        found = linker.rank_datasets(names)
+    elif kind == "configuration":
+        found = linker.rank_configurations(names)
+    else:
+        return None
+    return [
+        {"id": s.candidate.id, "name": s.candidate.name, "score": round(s.score, 1), "for": label} for s in found[:3]
+    ]

@@ -26,7 +26,7 @@ def record_row(data: dict[str, Any]) -> dict[str, Any]:
     row = {k: v for k, v in data.items() if k != "mapping"}
     bbox = data.get("bbox")
     row["bbox"] = " ".join(f"{v:g}" for v in bbox) if bbox else ""
-    for key in ("limitations", "findings"):
+    for key in ("limitations", "findings", "also_published_in"):
         row[key] = LIST_SEPARATOR.join(data.get(key) or [])
     mapping = data.get("mapping") or {}
     for kind in ("dataset", "configuration", "metric"):

@@ -107,6 +107,7 @@ def build_record(source: dict[str, Any], table: Table, cell: Cell, mapped: CellM
         rescale=mapped.scale.note,
         uncertainty=uncertainty_text(cell, table.caption),
         aggregation=mapped.aggregation or NOT_REPORTED,
+        also_published_in=list(facts.also_published_in),
         mapping=_mapping_of(mapped, tm),
         limitations=limitations_of(mapped),
     )

@@ -11,7 +11,7 @@ from pipeline.extract.structure import Grid
 from pipeline.extract.style import is_bold, is_italic, is_underlined
 from pipeline.extract.values import exponent_text, is_numeric, parse_value
 from pipeline.extract.words import join_words, raised_tail
-from pipeline.model import Cell, Locator, Table
+from pipeline.model import Cell, Locator, Table, panel_mark
 
 
 def stub_columns(grid: Grid) -> int:
@@ -72,6 +72,7 @@ def to_table(
             col=p.col,
             row_label=" / ".join(row_path),
             col_label=" ".join(col_path),
+            panel=panel_mark(region.panel),
         )
         cells.append(
             Cell(
@@ -113,4 +114,5 @@ def to_table(
         engine=engine,
         confidence=confidence(grid),
         caption_position=region.caption_position,
+        panel=region.panel,
     )

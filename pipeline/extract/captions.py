@@ -17,6 +17,7 @@ _CAPTION = re.compile(
 _FIGURE = re.compile(
     r"^(?:(?:Supplementary|Extended\s+Data)\s+)?(?:Figure|FIGURE|Fig\.)\s*[A-Z]?\d+[a-z]?\s*(?:[:.|\u2014\u2013(]|-\s|$)"
 )
+_PANEL = re.compile(r"^\(([a-h])\)\s+[A-Za-z]")
 _CONTINUED = re.compile(r"\b(?:continued|cont\.|cont'd)", re.IGNORECASE)
 
 
@@ -58,6 +59,11 @@ def caption_label(text: str) -> str | None:
     )
 
 
+def starts_panel(text: str) -> bool:
+    """A line that opens a panel's sub-caption: "(a) Bulk RNA expression"."""
+    return bool(_PANEL.match(text.strip()))
+
+
 def is_figure_caption(text: str) -> bool:
     return bool(_FIGURE.match(text.strip()))
 
@@ -95,7 +101,7 @@ def _continues_caption(prev: Line, nxt: Line, first: Line) -> bool:
         return False
     if nxt.x0 < first.x0 - 2 * first.size or nxt.x1 > max(first.x1, prev.x1) + 2 * first.size:
         return False
-    if caption_label(nxt.text) or is_figure_caption(nxt.text):
+    if caption_label(nxt.text) or is_figure_caption(nxt.text) or starts_panel(nxt.text):
         return False
     left_aligned = abs(nxt.x0 - first.x0) < 1.5 * first.size
     centred = abs((nxt.x0 + nxt.x1) - (first.x0 + first.x1)) < 2 * first.size

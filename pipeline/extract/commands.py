@@ -1,7 +1,9 @@
-"""``litaudit tables PDF... --out DIR``: the extractor on bare PDF files, one JSON file per PDF."""
+"""``litaudit tables PDF... --out DIR``: the extractor on bare PDF files, one JSON file per PDF (a continued
+table as one table per page, as the gold tables record them)."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ import click
 from pipeline.clikit import emit_result, handle_errors, json_option, log
 from pipeline.errors import EXIT_BAD_INPUT, EXIT_OK, LitauditError
 from pipeline.executor import make_executor
+from pipeline.extract.continued import page_parts
 from pipeline.extract.document import extract_tables
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.progress import progress
@@ -31,7 +34,8 @@ def extract_file(job: FileJob) -> dict[str, Any]:
         if not job.pdf.is_file():
             raise LitauditError(f"{job.pdf}: file not found")
         result = extract_tables(job.pdf, job.settings)
-        write_json(target, result.to_dict())
+        per_page = [part for table in result.tables for part in page_parts(table)]  # the gold files' convention
+        write_json(target, dataclasses.replace(result, tables=per_page).to_dict())
     except LitauditError as exc:
         return {"pdf": str(job.pdf), "ok": False, "error": str(exc)}
     except Exception as exc:  # a PDF that breaks the parser must not stop the other files

@@ -1,38 +1,81 @@
-"""Tables that run over a page break: the parts are kept per page (each cell keeps its page and box) and
-linked: the first part lists the pages it continues on, a later part takes its label and headers."""
+"""Tables that run over a page break come out as one table: the rows of each later part are appended to the
+first part (a repeated header dropped), and every cell keeps the page and box it was printed on."""
 
 from __future__ import annotations
 
-from itertools import pairwise
+import dataclasses
 
-from pipeline.model import Table
+from pipeline.model import Cell, Table
 
 
-def link_continuations(tables: list[Table]) -> None:
-    """Link each part that continues the table ending on the previous page: one with the same label, or an
-    unlabelled one with as many columns and either no header or the same header printed again."""
-    for prev, part in pairwise(tables):
-        if part.page != prev.page + 1 or prev.label is None:
+def merge_continuations(tables: list[Table]) -> list[Table]:
+    """The tables with each continuation merged into the table it continues: a part on the next page with the
+    same label, or an unlabelled one with as many columns and either no header or the same header again."""
+    merged: list[Table] = []
+    last: Table | None = None  # the table the previous part belongs to
+    last_page = 0
+    for part in tables:
+        if last is not None and _continues(last, last_page, part):
+            _append(last, part)
+            last_page = part.page
             continue
-        same_label = part.label == prev.label
-        repeated = part.header_rows == 0 or _header(part) == _header(prev)
-        if not (same_label or (part.label is None and part.n_cols == prev.n_cols and repeated)):
-            continue
-        first = next(t for t in tables if t.label == prev.label)
-        first.continued_pages.append(part.page)
-        part.label = prev.label
-        part.notes.append(f"continues {prev.label} from page {prev.page}")
-        if part.header_rows == 0:
-            _inherit_paths(part, prev)
+        merged.append(part)
+        last, last_page = part, part.page
+    return merged
+
+
+def _continues(first: Table, page: int, part: Table) -> bool:
+    if part.page != page + 1 or first.label is None or part.panel or first.panel:
+        return False
+    repeated = part.header_rows == 0 or _header(part) == _header(first)
+    return part.label == first.label or (part.label is None and part.n_cols == first.n_cols and repeated)
 
 
 def _header(table: Table) -> list[list[str | None]]:
     return table.grid()[: table.header_rows]
 
 
-def _inherit_paths(part: Table, prev: Table) -> None:
-    """A part printed without its header names its columns with the first part's headers."""
-    paths = {c.col: c.col_path for c in prev.cells if c.col_path}
+def _append(first: Table, part: Table) -> None:
+    """Body rows of ``part`` under those of ``first``; columns printed without their header take the first
+    part's column paths."""
+    offset = first.n_rows - part.header_rows
+    paths = {c.col: c.col_path for c in first.cells if c.col_path}
     for cell in part.cells:
+        if cell.row < part.header_rows:
+            continue
+        cell.row += offset
+        if cell.kind == "stub" or (cell.kind == "body" and cell.col < first.stub_cols):
+            cell.kind = "stub" if cell.col < first.stub_cols else "body"  # the first part's stub width holds
         if not cell.col_path and cell.col in paths:
             cell.col_path = list(paths[cell.col])
+        if cell.locator is not None:
+            cell.locator = dataclasses.replace(cell.locator, row=cell.row, page=part.page)
+        first.cells.append(cell)
+    first.n_rows += part.n_rows - part.header_rows
+    first.n_cols = max(first.n_cols, part.n_cols)
+    first.continued_pages.append(part.page)
+    first.notes.append(f"continued on page {part.page}")
+
+
+def page_parts(table: Table) -> list[Table]:
+    """A continued table as the portions printed on each page, the header repeated on each (as gold files record
+    them); a table on one page as it is."""
+    if not table.continued_pages:
+        return [table]
+    header = [c for c in table.cells if c.row < table.header_rows]
+    parts = []
+    for page in [table.page, *table.continued_pages]:
+        body = [c for c in table.cells if c.row >= table.header_rows and _page(c, table) == page]
+        rows = sorted({c.row for c in body})
+        if not rows:
+            continue
+        renumbered = {r: table.header_rows + i for i, r in enumerate(rows)}
+        cells = [*header, *(dataclasses.replace(c, row=renumbered[c.row]) for c in body)]
+        parts.append(
+            dataclasses.replace(table, page=page, n_rows=table.header_rows + len(rows), cells=cells, continued_pages=[])
+        )
+    return parts
+
+
+def _page(cell: Cell, table: Table) -> int:
+    return cell.locator.page if cell.locator is not None else table.page

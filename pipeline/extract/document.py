@@ -12,9 +12,10 @@ import pypdfium2 as pdfium
 from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, caption_label, find_captions, is_figure_caption
 from pipeline.extract.chars import open_page, open_pdf, page_text, read_chars, read_graphics
-from pipeline.extract.continued import link_continuations
+from pipeline.extract.continued import merge_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
+from pipeline.extract.panels import split_panels
 from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.extract.sides import choose_sides, settle_page
@@ -50,11 +51,11 @@ def extract_tables(
         doc.close()
     tables: list[Table] = []
     for layout, regions in find_regions(layouts, settings):
-        for region in regions:
+        for region in (panel for found in regions for panel in split_panels(found)):
             table = table_from_region(layout, region, len(tables), str(source["sha256"]), settings)
             if table is not None:
                 tables.append(table)
-    link_continuations(tables)
+    tables = merge_continuations(tables)
     if any(t.label for t in tables):  # where tables have captions, one without is likely a formula or a plot
         tables = [t for t in tables if t.label is not None or _table_like(t)]
     return TablesFile(source=source, extractor=extractor_info(settings), tables=renumber(tables), pages=total)

@@ -25,6 +25,7 @@ class Region:
     caption_position: str | None = None  # where the caption is relative to the table: "above" | "below"
     lines: list[Line] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
+    panel: str | None = None  # a panel of a multi-panel float: its sub-caption
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:

@@ -9,6 +9,7 @@ from statistics import median
 from pipeline.extract.chars import Rule
 from pipeline.extract.grid import Column, Placed, place_segment
 from pipeline.extract.rows import Row
+from pipeline.extract.values import is_numeric
 from pipeline.extract.words import Line, Word
 
 
@@ -27,6 +28,8 @@ def between_rows(rows: list[Row], placed: list[Placed], header_rows: int) -> set
     pitch = max(median(steps), 1.15 * median(r.size for r in rows))  # a short table's steps are few
     found = set()
     for i in range(1, len(rows) - 1):
+        if i >= header_rows and any(is_numeric(s.text) for s in rows[i].segments):
+            continue  # a body row of values between the two lines of a wrapped multirow label is a row
         up, down = base[i] - base[i - 1], base[i + 1] - base[i]
         if abs(up - down) >= 0.35 * pitch or max(up, down) >= 0.9 * pitch:
             continue
@@ -56,7 +59,7 @@ def settle_row_spans(
     """
     floating_rows = between_rows(rows, placed, header_rows)
     base = row_baselines(rows)
-    floating = [(p, base[p.row]) for p in placed if p.row in floating_rows]
+    floating = _join_wrapped([(p, base[p.row]) for p in placed if p.row in floating_rows])
     for word in rotated:
         for col, span, words in place_segment(Line([word]), columns):
             floating.append((Placed(-1, col, words, col_span=span), word.middle))
@@ -73,6 +76,26 @@ def settle_row_spans(
         _land(p, y, cells, kept_base, new_header, fences[p.col])
         cells.append(p)
     return cells, [rows[i] for i in kept_rows], new_header
+
+
+def _join_wrapped(floating: list[tuple[Placed, float]]) -> list[tuple[Placed, float]]:
+    """Consecutive floating lines in the same column, a line apart, are one label wrapped onto two lines
+    (\\multirow with a width): their words joined, set at their middle."""
+    joined: list[tuple[Placed, float, float]] = []  # label, first line's y, last line's y
+    for p, y in sorted(floating, key=lambda item: (item[0].col, item[1])):
+        size = max(w.size for w in p.words)
+        if (
+            joined
+            and joined[-1][0].col == p.col
+            and joined[-1][0].col_span == p.col_span
+            and 0 < y - joined[-1][2] <= 1.35 * size
+        ):
+            label, first, _ = joined[-1]
+            label.words.extend(p.words)
+            joined[-1] = (label, first, y)
+        else:
+            joined.append((p, y, y))
+    return [(p, (first + last) / 2) for p, first, last in joined]
 
 
 def _occupied(cells: list[Placed], col: int) -> set[int]:

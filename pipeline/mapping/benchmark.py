@@ -23,11 +23,16 @@ def benchmarks_in(linker: Linker, text: str) -> list[str]:
 
 
 def _best_per_benchmark(
-    scored: Sequence[Scored], extra: Sequence[str] = (), linker: Linker | None = None, named: Sequence[str] = ()
+    scored: Sequence[Scored],
+    extra: Sequence[str] = (),
+    linker: Linker | None = None,
+    named: Sequence[str] = (),
+    own: str | None = None,
 ) -> dict[str, float]:
     """The best score per benchmark. With ``linker``, a dataset also counts (a little less) for the benchmarks
     holding the same data under another name, unless the caption names the dataset's own benchmark
-    (``named``): "MCC on GUE" with GUE's names is GUE, whatever other columns the table has."""
+    (``named``): "MCC on GUE" with GUE's names is GUE, whatever other columns the table has. For ``own``, the
+    benchmark the paper introduces, another benchmark's name of its data counts in full."""
     best: dict[str, float] = defaultdict(float)
     for s in scored:
         if s.score < THRESHOLD:
@@ -37,10 +42,18 @@ def _best_per_benchmark(
             continue
         for other in linker.same_data.get(s.candidate.id, ()):
             benchmark = linker.catalogue.dataset(other).benchmark
-            best[benchmark] = max(best[benchmark], SAME_DATA_WEIGHT * s.score)
+            weight = 1.0 if benchmark == own else SAME_DATA_WEIGHT
+            best[benchmark] = max(best[benchmark], weight * s.score)
     for benchmark in extra:
         best[benchmark] = 100.0
     return best
+
+
+def introduced_benchmark(linker: Linker, title: str | None) -> str | None:
+    """The one catalogue benchmark a paper's title names ("GenBench: A Benchmarking Suite ..."), if any: the
+    paper's own benchmark, whose datasets its tables report even where another benchmark holds the same data."""
+    named = benchmarks_in(linker, title or "")
+    return named[0] if len(named) == 1 else None
 
 
 def choose_benchmark(
@@ -51,18 +64,20 @@ def choose_benchmark(
     where: str,
     context: tuple[str, ...] = (),
     document: str | None = None,
+    own: str | None = None,
 ) -> Link:
     """Dataset labels vote with their best score per benchmark, model labels with half theirs, and a caption
     naming a benchmark adds a little, as does being ``document``, the benchmark most of the paper's other tables
-    report (GenBench's copies of GUE datasets, printed with GUE's names); a tie between the top two is left
-    undecided."""
+    report (GenBench's copies of GUE datasets, printed with GUE's names); ``own``, the benchmark the paper
+    introduces, wins whenever half the dataset labels fit it and the caption names no benchmark; a tie between
+    the top two is left undecided."""
     weights: dict[str, float] = defaultdict(float)
     hits: dict[str, int] = defaultdict(int)
     model_hits: dict[str, int] = defaultdict(int)
     named = benchmarks_in(linker, caption)
     for path in dataset_paths:
         ranked = linker.rank_datasets(path.names, context) if path.names else []
-        for benchmark, score in _best_per_benchmark(ranked, path.benchmarks, linker, named).items():
+        for benchmark, score in _best_per_benchmark(ranked, path.benchmarks, linker, named, own).items():
             weights[benchmark] += score
             hits[benchmark] += 1
     for path in model_paths:
@@ -75,6 +90,8 @@ def choose_benchmark(
         weights[benchmark] += CAPTION_BONUS * n
     if document in weights:
         weights[document] += DOCUMENT_BONUS * n
+    if own is not None and not named and 2 * hits[own] >= len(dataset_paths) > 0:
+        weights[own] = max(weights.values()) + DOCUMENT_BONUS * n  # the paper's own benchmark, whoever else fits
     order = sorted((b for b in weights if weights[b] > 0), key=lambda b: -weights[b])
     others = [Alternative(b, linker.catalogue.benchmark(b).name, round(weights[b] / n, 1)) for b in order[1:4]]
     label = caption[:80]
@@ -91,7 +108,9 @@ def choose_benchmark(
     )
     if top in named:
         reason += "; the caption names it"
-    if top == document:
+    if top == own:
+        reason += "; the paper introduces it (its title names it)"
+    elif top == document:
         reason += "; most other tables of the paper report it"
     score = round(min(weights[top] / n, 100.0), 1)
     return Link("benchmark", top, name, label, where, score, "labels", reason, others)

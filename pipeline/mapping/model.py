@@ -72,6 +72,7 @@ class CatalogueFacts:
     direction: str
     metric_standard: bool  # of the metric as printed
     valid_range: tuple[float | None, float | None]
+    also_published_in: tuple[str, ...] = ()  # the same data in other benchmarks
 
 
 @dataclass
@@ -102,6 +103,7 @@ class CellMapping:
         kw["scale"] = Scale(**data["scale"])
         facts = dict(data["facts"])
         facts["valid_range"] = tuple(facts["valid_range"])
+        facts["also_published_in"] = tuple(facts.get("also_published_in", ()))
         kw["facts"] = CatalogueFacts(**facts)
         return cls(**kw)
 
@@ -116,6 +118,12 @@ class UnmappedCell:
     locator_readable: str
     text: str
     reasons: list[str]
+    links: list[Link] = field(default_factory=list)  # the dataset, configuration and metric decisions, when made
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> UnmappedCell:
+        kw = {k: v for k, v in data.items() if k != "links"}
+        return cls(**kw, links=[Link.from_dict(link) for link in data.get("links", [])])
 
 
 @dataclass
@@ -156,8 +164,8 @@ class TableMapping:
             orientation_reason=data.get("orientation_reason", ""),
             benchmark=Link.from_dict(data["benchmark"]) if data.get("benchmark") else None,
             cells=[CellMapping.from_dict(c) for c in data.get("cells", [])],
-            unmapped=[UnmappedCell(**u) for u in data.get("unmapped", [])],
-            skipped=[UnmappedCell(**u) for u in data.get("skipped", [])],
+            unmapped=[UnmappedCell.from_dict(u) for u in data.get("unmapped", [])],
+            skipped=[UnmappedCell.from_dict(u) for u in data.get("skipped", [])],
         )
 
 

@@ -39,12 +39,20 @@ class _Linked:
         return all(link.id is not None for link in self.links)
 
 
+def _titled(title: str, path: tuple[str, ...]) -> tuple[str, ...]:
+    """A panel title before a label path, unless the path already prints it."""
+    return path if any(title.casefold() == p.casefold() for p in path) else (title, *path)
+
+
 class TableMapper:
     """Maps the value cells of one table; links for a label are made once and shared by its cells."""
 
-    def __init__(self, table: Table, linker: Linker, pins: SourcePins, document: str | None = None) -> None:
+    def __init__(
+        self, table: Table, linker: Linker, pins: SourcePins, document: str | None = None, own: str | None = None
+    ) -> None:
         self.table = table
         self.document = document  # the benchmark most of the paper's other tables report
+        self.own = own  # the benchmark the paper introduces
         self.linker = linker
         self.pins = pins
         self.key = table.label or f"table-{table.index}"
@@ -76,6 +84,11 @@ class TableMapper:
             AxisEvidence.of([self.linker.best_scores(p) for p in columns.values()]),
         )
         by_columns = result.orientation == MODELS_IN_COLUMNS
+        if table.panel_title:  # the panel's sub-caption heads its dataset labels, as a group row would
+            if by_columns:
+                rows = {k: self.linker.clean(_titled(table.panel_title, k[0]), k[1]) for k in rows}
+            else:
+                columns = {k: self.linker.clean(_titled(table.panel_title, k)) for k in columns}
         dataset_axis, model_axis = (rows, columns) if by_columns else (columns, rows)
         self.context = self.linker.caption_tasks(table.caption)
         if table_pins.benchmark:
@@ -84,7 +97,9 @@ class TableMapper:
         else:
             where = "row" if by_columns else "column"
             paths = list(dataset_axis.values()), list(model_axis.values())
-            result.benchmark = choose_benchmark(self.linker, *paths, table.caption, where, self.context, self.document)
+            result.benchmark = choose_benchmark(
+                self.linker, *paths, table.caption, where, self.context, self.document, self.own
+            )
         linked = []
         for vc in cells:
             row, column = rows[(vc.row_path, vc.row_texts)], columns[vc.col_path]
@@ -182,7 +197,15 @@ class TableMapper:
             if not item.complete:
                 reasons = [f"{link.kind}: {link.reason}" for link in item.links if link.id is None]
                 result.unmapped.append(
-                    UnmappedCell(vc.cell.row, vc.cell.col, vc.locator.id, vc.locator.readable, vc.cell.text, reasons)
+                    UnmappedCell(
+                        vc.cell.row,
+                        vc.cell.col,
+                        vc.locator.id,
+                        vc.locator.readable,
+                        vc.cell.text,
+                        reasons,
+                        [*item.links],
+                    )
                 )
                 continue
             dataset = catalogue.dataset(str(item.dataset.id))
@@ -218,6 +241,7 @@ class TableMapper:
             direction=metric.direction,
             metric_standard=catalogue.metric(printed_as).standard if printed_as else metric.standard,
             valid_range=catalogue.valid_range(dataset, metric),
+            also_published_in=dataset.also_published_in,
         )
 
     def _percent(self, item: _Linked, values: list[float], bounds: Range, metric: MetricDef) -> tuple[bool, str]:

@@ -9,6 +9,7 @@ from pipeline.audit.checks.base import Check, Issue
 from pipeline.audit.checks.bold import check_bold
 from pipeline.audit.checks.captions import check_caption_counts
 from pipeline.audit.checks.contradiction import check_contradictions
+from pipeline.audit.checks.cross_table import check_cross_table_means
 from pipeline.audit.checks.datasets import check_reused_datasets
 from pipeline.audit.checks.definitions import check_undefined_metrics
 from pipeline.audit.checks.duplicates import check_duplicates
@@ -17,6 +18,8 @@ from pipeline.audit.checks.uncertainty import check_error_bars
 from pipeline.audit.context import AuditInput
 from pipeline.audit.findings import make_finding, sort_findings
 from pipeline.model import Finding
+
+CROSS_TABLE_SUMMARY = "A task-level value proved, per model, to be (or not) the mean of its dataset rows elsewhere."
 
 CHECKS: tuple[Check, ...] = (
     Check(
@@ -32,6 +35,7 @@ CHECKS: tuple[Check, ...] = (
         "A labelled mean or sum (row or column), or a task-level row, recomputed from its parts within rounding.",
         check_aggregates,
     ),
+    Check("cross-table-mean", "warning", CROSS_TABLE_SUMMARY, check_cross_table_means, needs=("records", "catalogue")),
     Check(
         "caption-column-count",
         "warning",

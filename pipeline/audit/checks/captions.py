@@ -32,7 +32,7 @@ COUNT_CLAIM = re.compile(
 
 
 def check_caption_counts(inp: AuditInput) -> list[Issue]:
-    issues = []
+    issues = _panel_captions(inp)
     for view in inp.views:
         match = next((m for m in COUNT_CLAIM.finditer(view.table.caption) if _counts_models(m)), None)
         if not match:
@@ -139,3 +139,56 @@ def _record_models(inp: AuditInput, view: TableView, axis: str, lines: list[int]
     if not lines or any(line not in names for line in lines):
         return None
     return len(set().union(*(names[line] for line in lines)))
+
+
+def _panel_captions(inp: AuditInput) -> list[Issue]:
+    """A multi-panel table whose caption names N models while its panels show M: the panels of one float share
+    the caption, so the models are counted over all of them."""
+    floats: dict[str, list[TableView]] = {}
+    for view in inp.views:
+        if view.table.panel and view.table.label:
+            floats.setdefault(view.table.label, []).append(view)
+    issues = []
+    for label, views in floats.items():
+        named = _named_models(inp.catalogue, views[0].table.caption)
+        shown = _panel_models(inp, views)
+        if len(named) < 2 or not shown or len(named) == len(shown):
+            continue
+        issues.append(
+            Issue(
+                f"the caption names {len(named)} models ({', '.join(named.values())}) while its "
+                f"{len(views)} panels show {len(shown)} ({', '.join(sorted(shown))})",
+                table=views[0].table,
+                cells=_axis_cells(views[0], model_axis(inp, views[0]) or "col"),
+                scope="table",
+                expected={"models": len(named), "caption": views[0].table.caption},
+                found={"models": len(shown), "panels": len(views)},
+                tolerance="exact count",
+                details={
+                    "caption": views[0].table.caption,
+                    "limitation_text": f"The {label} caption names {len(named)} models while the table has "
+                    f"{len(shown)} columns of models.",
+                },
+            )
+        )
+    return issues
+
+
+def _named_models(catalogue: Catalogue | None, caption: str) -> dict[str, str]:
+    """Model id -> the name the caption prints, for each catalogue model the caption names."""
+    found: dict[str, tuple[int, str]] = {}
+    for config in catalogue.configurations if catalogue else []:
+        for name in (*config.names, config.model):
+            match = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", caption)
+            if match and len(name) >= 2 and (config.model not in found or match.start() < found[config.model][0]):
+                found[config.model] = (match.start(), match.group(0))
+    return {model: text for model, (_, text) in sorted(found.items(), key=lambda kv: kv[1][0])}
+
+
+def _panel_models(inp: AuditInput, views: list[TableView]) -> set[str]:
+    """Models the panels' records name (configurations), else the column labels naming catalogue models."""
+    found = {r.model or str(r.configuration) for v in views for pos in v.numbers if (r := inp.record_at(v.table, pos))}
+    if found:
+        return found
+    names = model_names(inp.catalogue)
+    return {p for v in views for c in v.value_cols for p in v.col_paths.get(c, []) if compact_label(p) in names}
