@@ -80,7 +80,6 @@ STAGES: tuple[Stage, ...] = (
         inputs=("extracted/{sid}/tables.json", "extracted/{sid}/mapping.json"),
         outputs=(
             "extracted/{sid}/records.jsonl",
-            "extracted/{sid}/source_record.json",
             "extracted/{sid}/candidates.json",
         ),
         help="Write review-ready records, validated against the schema, each traceable to its cell.",
@@ -90,6 +89,7 @@ STAGES: tuple[Stage, ...] = (
         "pipeline.audit.stage:run",
         inputs=(
             "sources/{sid}/source.pdf",
+            "sources/{sid}/source.json",
             "extracted/{sid}/tables.json",
             "extracted/{sid}/records.jsonl",
             "config/catalogue/*.yaml",
@@ -100,6 +100,7 @@ STAGES: tuple[Stage, ...] = (
             "audits/{sid}/records.jsonl",
             "audits/{sid}/report.html",
             "audits/{sid}/report.md",
+            "audits/{sid}/source_record.json",
         ),
         help="Flag inconsistencies and write the reviewer's reports.",
     ),

@@ -19,10 +19,11 @@ from pipeline.audit.report_data import CheckStatus, Report, build_report, locato
 from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
 from pipeline.audit.reviews import latest_decisions
-from pipeline.model import Finding
+from pipeline.emit.source_record import source_record
+from pipeline.model import Finding, Source
 from pipeline.settings import Settings
 from pipeline.stages import StageReport
-from pipeline.store import Workspace, write_json, write_jsonl, write_text
+from pipeline.store import Workspace, read_source_record, write_json, write_jsonl, write_text
 
 
 def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
@@ -46,6 +47,8 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     write_json(
         folder / "findings.json", _findings_document(source_id, inp.source_sha256, statuses, loaded.notes, findings)
     )
+    source = Source.from_dict(read_source_record(ws.source_record_path(source_id)))
+    write_json(folder / "source_record.json", source_record(source, records, findings))
     summary: dict[str, Any] = {**counts, "tables": len(inp.tables), "records": len(records)}
     if checked.skipped:
         summary["skipped"] = ", ".join(sorted(checked.skipped))

@@ -156,6 +156,9 @@ def build_payload(ws: Workspace, settings: Settings, plans: list[SourcePlan]) ->
         payload.files[f"{base}/records.jsonl"] = jsonl_text(released).encode()
         if plan.findings_path:
             payload.files[f"{base}/findings.json"] = plan.findings_path
+            catalogue_record = plan.findings_path.with_name("source_record.json")  # written with the findings
+            if catalogue_record.is_file():
+                payload.files[f"{base}/source_record.json"] = catalogue_record
         if plan.reviews:
             payload.files[f"{base}/reviews.jsonl"] = reviews_path(ws, plan.source["id"])
         if plan.pdf_path:
