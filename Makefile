@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-release bench-probe bench-faults bench-scale clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-release bench-probe bench-faults bench-scale bench-extract-speed clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,9 @@ bench-audit: $(VENV)/.installed
 
 bench-probe: $(VENV)/.installed
 	$(PY) benchmarks/bench_probe.py
+
+bench-extract-speed: $(VENV)/.installed
+	$(PY) benchmarks/bench_extract_speed.py
 
 bench-scale: $(VENV)/.installed
 	$(PY) benchmarks/bench_scale.py
