@@ -11,6 +11,15 @@ from pipeline.audit.checks.captions import check_caption_counts
 from pipeline.audit.checks.contradiction import check_contradictions
 from pipeline.audit.checks.datasets import check_reused_datasets
 from pipeline.audit.checks.definitions import check_undefined_metrics
+from pipeline.audit.checks.derived import (
+    check_confusion,
+    check_deltas,
+    check_fscores,
+    check_rates,
+    check_repeated,
+    check_shares,
+    check_test_statistics,
+)
 from pipeline.audit.checks.duplicates import check_duplicates
 from pipeline.audit.checks.ranges import check_ranges
 from pipeline.audit.checks.uncertainty import check_error_bars
@@ -79,6 +88,20 @@ CHECKS: tuple[Check, ...] = (
         "Two rows or columns with identical values throughout.",
         check_duplicates,
     ),
+    Check(
+        "derived-fscore",
+        "error",
+        "An F1 above 2PR/(P+R) of its precision and recall (equal when micro).",
+        check_fscores,
+    ),
+    Check("derived-rates", "error", "Diagnostic rates that no one prevalence reconciles.", check_rates),
+    Check("derived-shares", "error", "A percentage that is not its count over its total.", check_shares),
+    Check("derived-delta", "warning", "A gain or difference its own operands do not give.", check_deltas),
+    Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
+    Check(
+        "derived-teststat", "error", "A p-value that does not follow from its test statistic.", check_test_statistics
+    ),
+    Check("derived-repeated", "warning", "The same quantity printed twice with two values.", check_repeated),
 )
 
 

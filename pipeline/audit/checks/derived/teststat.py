@@ -1,0 +1,171 @@
+"""derived-teststat: a p-value against the test statistic and degrees of freedom printed with it (statcheck's core).
+
+Only a named test is recomputed: a cell reporting "t(28) = 2.20, p = .036" (t, F, z, χ²), or a row whose
+columns are named by the statistic (t, F, z, χ²), "df" and "p". The statistic's interval maps onto a p-value
+interval (p falls as the statistic grows). t and z are tried two- and one-sided; a column of rows is held to
+the variant every other row fits, so only a row that fits no variant the others use is flagged (a warning);
+a single full report that fits neither variant is an error. "p < .001" is an upper bound. 2x2 tables of
+counts (Pearson, Yates, Fisher) are not read yet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scipy import stats
+
+from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.derived.evidence import Operand, has_token, relation_issue
+from pipeline.audit.context import AuditInput
+from pipeline.audit.interval import Interval, parse_printed
+from pipeline.audit.tableview import TableView
+
+_NUM = r"-?\d*\.?\d+(?:[eE]-?\d+)?"
+_STAT = r"(?P<test>t|F|z|Z|χ2|χ²|chi2|X2)"
+_REPORT = re.compile(
+    rf"{_STAT}\s*(?:\(\s*(?P<df1>\d+(?:\.\d+)?)\s*(?:,\s*(?P<df2>\d+(?:\.\d+)?))?\s*\))?\s*=\s*(?P<stat>{_NUM})\s*[,;]\s*"
+    rf"p\s*(?P<rel>[<=>≤])\s*(?P<p>{_NUM})"
+)
+_STAT_TOKEN = {
+    "t": re.compile(r"t|t-?value|t-?stat(?:istic)?", re.I),
+    "F": re.compile(r"F|F-?value|F-?stat(?:istic)?"),
+    "z": re.compile(r"z|z-?value|z-?score", re.I),
+    "chi2": re.compile(r"χ2|χ²|chi2|chi-?square|x2", re.I),
+}
+_DF = re.compile(r"df|d\.f\.", re.I)
+_P = re.compile(r"p|p-?value|p\s?value", re.I)
+MIN_FITS = 3
+
+
+@dataclass(frozen=True)
+class Report:
+    test: str
+    stat: Operand
+    df: tuple[float, ...]
+    p: Operand
+    relation: str  # "=", "<", ">"
+
+
+PFunction = Callable[[float, tuple[float, ...]], float]
+VARIANTS: dict[str, dict[str, PFunction]] = {
+    "t": {
+        "two-sided": lambda s, df: 2 * stats.t.sf(abs(s), df[0]),
+        "one-sided": lambda s, df: stats.t.sf(abs(s), df[0]),
+    },
+    "z": {"two-sided": lambda s, df: 2 * stats.norm.sf(abs(s)), "one-sided": lambda s, df: stats.norm.sf(abs(s))},
+    "F": {"upper tail": lambda s, df: stats.f.sf(s, df[0], df[1])},
+    "chi2": {"upper tail": lambda s, df: stats.chi2.sf(s, df[0])},
+}
+
+
+def check_test_statistics(inp: AuditInput) -> list[Issue]:
+    issues: list[Issue] = []
+    for view in inp.views:
+        issues.extend(_inline(view))
+        issues.extend(_columns(view))
+    return issues
+
+
+def p_interval(report: Report, variant: str) -> Interval | None:
+    fn = VARIANTS[report.test][variant]
+    if (report.test == "F" and len(report.df) < 2) or (report.test in ("t", "chi2") and not report.df):
+        return None
+    lo_stat, hi_stat = report.stat.number.interval.lo, report.stat.number.interval.hi
+    if report.test in ("t", "z") and lo_stat < 0 < hi_stat:
+        ends = [float(fn(0.0, report.df)), float(fn(float(max(-lo_stat, hi_stat)), report.df))]
+    else:
+        ends = [float(fn(float(lo_stat), report.df)), float(fn(float(hi_stat), report.df))]
+    return Interval(Fraction(min(ends)) - Fraction(1, 10**12), Fraction(max(ends)) + Fraction(1, 10**12))
+
+
+def fits(report: Report, variant: str) -> bool:
+    computed = p_interval(report, variant)
+    if computed is None:
+        return True
+    printed = report.p.number.interval
+    if report.relation in "<≤":
+        return computed.lo <= printed.hi
+    if report.relation == ">":
+        return computed.hi >= printed.lo
+    return computed.overlaps(printed)
+
+
+def _test(name: str) -> str:
+    return {"Z": "z", "χ2": "chi2", "χ²": "chi2", "X2": "chi2"}.get(name, name)
+
+
+def _inline(view: TableView) -> list[Issue]:
+    issues = []
+    for cell in view.table.cells:
+        match = _REPORT.search(cell.text.replace("−", "-"))
+        if not match:
+            continue
+        stat, p = parse_printed(match.group("stat")), parse_printed(match.group("p"))
+        if stat is None or p is None:
+            continue
+        df = tuple(float(match.group(g)) for g in ("df1", "df2") if match.group(g))
+        pos = (cell.row, cell.col)
+        report = Report(_test(match.group("test")), Operand("statistic", pos, stat), df, Operand("p", pos, p),
+                        match.group("rel"))  # fmt: skip
+        if not any(fits(report, v) for v in VARIANTS[report.test]):
+            issues.append(_issue(view, report, "exact", "the cell names the test and prints statistic, df and p"))
+    return issues
+
+
+def _columns(view: TableView) -> list[Issue]:
+    leaves = {c: view.leaf(c) for c in range(view.table.n_cols)}
+    stat_cols = [
+        (c, t) for c in leaves for t, pat in _STAT_TOKEN.items() if has_token(leaves[c], pat) and len(leaves[c]) <= 12
+    ]
+    df_cols = [c for c in leaves if _DF.fullmatch(leaves[c].strip())]
+    p_cols = [c for c in leaves if _P.fullmatch(leaves[c].strip())]
+    if len(stat_cols) != 1 or len(p_cols) != 1:
+        return []
+    (stat_col, test), p_col = stat_cols[0], p_cols[0]
+    reports = []
+    for row in view.body_rows:
+        stat = view.numbers.get((row, stat_col))
+        p_text = view.text(row, p_col).strip().replace("−", "-")
+        relation = p_text[0] if p_text[:1] in ("<", ">", "≤") else "="
+        p = parse_printed(p_text.lstrip("<>≤= "))
+        df = tuple(float(n.value) for c in df_cols if (n := view.numbers.get((row, c))) is not None)
+        if stat is None or p is None:
+            continue
+        reports.append(
+            Report(test, Operand("statistic", (row, stat_col), stat), df, Operand("p", (row, p_col), p), relation)
+        )
+    if len(reports) < MIN_FITS + 1:
+        return []
+    for variant in VARIANTS[test]:
+        misfits = [r for r in reports if not fits(r, variant)]
+        if len(misfits) == 1:
+            why = (f"the headers name the statistic ({view.leaf(stat_col)}) and p; {len(reports) - 1} of "
+                   f"{len(reports)} rows fit the {variant} p-value")  # fmt: skip
+            return [_issue(view, misfits[0], "majority", why, variant)]
+        if not misfits:
+            return []
+    return []
+
+
+def _issue(view: TableView, report: Report, certainty: str, why: str, variant: str | None = None) -> Issue:
+    variants = [variant] if variant else list(VARIANTS[report.test])
+    computed = [c for v in variants if (c := p_interval(report, v)) is not None]
+    shown = Interval(min(c.lo for c in computed), max(c.hi for c in computed))
+    df = ", ".join(f"{d:g}" for d in report.df)
+    return relation_issue(
+        view,
+        message=(
+            f"p {report.relation} {report.p.number.text} does not follow from {report.test}"
+            f"{f'({df})' if df else ''} = {report.stat.number.text}: the {' or '.join(variants)} p-value is "
+            f"{shown.describe(4)}"
+        ),
+        relation=f"p = P({report.test} >= statistic) ({', '.join(variants)})",
+        operands=[report.p, report.stat],
+        computed=shown,
+        why=why,
+        certainty=certainty,
+        subject=report.p,
+    )
