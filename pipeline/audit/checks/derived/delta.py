@@ -65,7 +65,8 @@ def check_deltas(inp: AuditInput) -> list[Issue]:
     for view in inp.views:
         inline = _inline_lines(view)
         if inline:
-            issues.extend(_judge(view, inline, "the signed parenthesis after a score (a gain over the baseline)"))
+            why = "a signed parenthesis after a score is a gain over the baseline row"
+            issues.extend(_judge(view, inline, why, "inline gains"))
         for col in _delta_columns(view):
             lines, why = _column_lines(view, col)
             issues.extend(_judge(view, lines, why))
@@ -75,7 +76,7 @@ def check_deltas(inp: AuditInput) -> list[Issue]:
     return issues
 
 
-def _judge(view: TableView, lines: list[Line], why: str) -> list[Issue]:
+def _judge(view: TableView, lines: list[Line], why: str, kind: str = "deltas") -> list[Issue]:
     """The mode every line but one fits; the one line that does not is flagged."""
     if len(lines) < MIN_FITS + 1:
         return []
@@ -94,9 +95,9 @@ def _judge(view: TableView, lines: list[Line], why: str) -> list[Issue]:
         relation_issue(
             view,
             message=(
-                f"{line.delta.number.text} is printed as {line.score.number.text} against "
-                f"{line.base.number.text}, which gives {computed.describe(4)} under '{name}'; the other "
-                f"{len(lines) - 1} lines of this {why.split(' (')[0]} fit '{name}'"
+                f"{line.delta.number.text} is printed for {line.score.number.text} against "
+                f"{line.base.number.text}, which gives {computed.describe(4)} as {name}; the other "
+                f"{len(lines) - 1} {kind} of this table fit {name}"
             ),
             relation=f"delta = {name}",
             operands=[line.delta, line.score, line.base],

@@ -40,8 +40,8 @@ def role_of(label: str, roles: dict[str, re.Pattern[str]]) -> str | None:
 def _row_named(view: TableView, roles: dict[str, re.Pattern[str]]) -> list[Line]:
     blocks: list[dict[str, int]] = [{}]
     for row in range(view.table.header_rows, view.table.n_rows):
-        if row not in view.body_rows:
-            blocks.append({})
+        if not _prints_numbers(view, row):
+            blocks.append({})  # a label row ("Never smokers") starts another block
             continue
         role = role_of(view.row_labels.get(row, ""), roles)
         if role is None:
@@ -52,7 +52,7 @@ def _row_named(view: TableView, roles: dict[str, re.Pattern[str]]) -> list[Line]
     lines = []
     for block in (b for b in blocks if len(b) >= 2):
         rows = sorted(block.values())
-        for col in view.value_cols:
+        for col in range(view.table.stub_cols, view.table.n_cols):
             line = Line(where=f"column '{view.col_label(col)}', rows '{view.row_labels.get(rows[0], '')}' to "
                         f"'{view.row_labels.get(rows[-1], '')}'")  # fmt: skip
             for role, row in block.items():
@@ -61,6 +61,12 @@ def _row_named(view: TableView, roles: dict[str, re.Pattern[str]]) -> list[Line]
                     line.operands[role] = Operand(role, (row, col), number)
             lines.append(line)
     return lines
+
+
+def _prints_numbers(view: TableView, row: int) -> bool:
+    """The row starts a value cell with a number ("0.721 (0.693-0.747)" counts, unlike in ``view.body_rows``)."""
+    cols = range(view.table.stub_cols, view.table.n_cols)
+    return any(leading_number(view.text(row, c)) is not None for c in cols)
 
 
 def _col_named(view: TableView, roles: dict[str, re.Pattern[str]]) -> list[Line]:

@@ -23,7 +23,7 @@ from pipeline.audit.tableview import TableView
 from pipeline.mapping.paths import value_cells
 
 MIN_AGREE = 4
-AGREE_SHARE = 0.75
+AGREE_SHARE = 0.6  # a clear majority: four or more equal three-digit numbers do not agree by chance
 _SPLIT = re.compile(r"[\s/|,;:]+")
 
 
@@ -51,7 +51,7 @@ def _columns(inp: AuditInput, view: TableView) -> list[Column]:
     by_col: dict[int, Column] = {}
     for cell in value_cells(view.table, inp.source_sha256):
         number = leading_number(cell.cell.text)
-        if number is None or not cell.row_path or not cell.col_path or not number.informative:
+        if number is None or not cell.row_path or not cell.col_path or not _distinctive(number):
             continue
         key = _norm(" / ".join(cell.row_path))
         path = " / ".join(cell.col_path)
@@ -59,11 +59,16 @@ def _columns(inp: AuditInput, view: TableView) -> list[Column]:
         if key in column.cells:
             column.cells[key] = Operand("", (-1, -1), number)  # a row key printed twice: ambiguous, dropped below
             continue
-        column.cells[key] = Operand(f"{view.table.label or 'table'} '{' / '.join(cell.row_path)}' / '{path}'",
-                                    (cell.cell.row, cell.cell.col), number, view.table)  # fmt: skip
+        column.cells[key] = Operand(" / ".join(cell.row_path), (cell.cell.row, cell.cell.col), number, view.table)
     for column in by_col.values():
         column.cells = {k: v for k, v in column.cells.items() if v.pos != (-1, -1)}
     return [c for c in by_col.values() if len(c.cells) >= MIN_AGREE]
+
+
+def _distinctive(number: PrintedNumber) -> bool:
+    """Three significant digits or more ("56.0", "41.1", "0.925"): equal values of this kind rarely agree by chance."""
+    digits = re.sub(r"[^0-9]", "", number.text.lower().split("e")[0]).lstrip("0")
+    return len(digits) >= 3
 
 
 def _norm(text: str) -> str:
@@ -75,8 +80,11 @@ def _tokens(path: str) -> frozenset[str]:
 
 
 def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
-    """One column path says no more than the other: no shot, size, split or model of its own."""
-    return bool(a) and bool(b) and (a <= b or b <= a)
+    """Both column paths name something (a model, a setting: a word, not only "256"), and one says no more than
+    the other: no shot, size, split or model of its own. A path of bare numbers leaves the setting to the
+    caption ("with masking"), which is not compared, so such columns never pair."""
+    named = all(any(ch.isalpha() for t in side for ch in t) for side in (a, b))
+    return named and (a <= b or b <= a)
 
 
 def _same(a: PrintedNumber, b: PrintedNumber) -> bool:
@@ -101,7 +109,7 @@ def _issue(first: Column, second: Column, key: str, agree: int, shared: int) -> 
     return relation_issue(
         first.view,
         message=(
-            f"'{key}' under '{first.path}' prints {a.number.text} in {here} but {b.number.text} under "
+            f"'{a.role}' under '{first.path}' prints {a.number.text} in {here} but {b.number.text} under "
             f"'{second.path}' in {other}, where {agree} of the {shared} rows the two columns share print the "
             "same number"
         ),
