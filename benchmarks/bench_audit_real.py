@@ -2,11 +2,11 @@
 
 Runs the whole pipeline (``litaudit fetch --file PDF --id local:<stem>``, then ``litaudit run --jobs 2``) on the
 32 papers of ../shared/corpus/papers and the 16 of ../shared/corpus/journals/papers, each set in its own
-workspace under .bench/realpapers/ (gitignored; re-runs skip the stages that are up to date, so after a change
-to the checks only the audit runs again). Then matches every error and warning finding to the judgements in
-benchmarks/realpapers/*.jsonl (key: paper, check, table, sorted readable locators) and prints precision per
-check, per family (``derived-*`` against the audit's own checks), per set, for errors alone and for errors and
-warnings together, followed by the error and warning findings nobody has judged yet.
+workspace under .bench/realpapers/ (gitignored; re-runs skip the stages that are up to date, and the audit is
+always run again so that a change to the checks is measured). Then matches every error and warning finding
+to the judgements in benchmarks/realpapers/*.jsonl (key: paper, check, table, sorted readable locators) and
+prints precision per check, per family (``derived-*`` against the audit's own checks), per set, for errors
+alone and for errors and warnings together, followed by the error and warning findings not judged yet.
 
 Precision counts judged findings only; unjudged ones are listed, never guessed. ``needs-check`` findings (the
 extraction was too unsure to let a check judge) are counted separately: shown to a reviewer, never an error.
@@ -76,13 +76,15 @@ def load_judgements(folder: Path = JUDGED_DIR) -> dict[Key, dict]:
 
 
 def run_set(name: str, pdfs: list[Path], jobs: int) -> Path:
-    """Fetch the PDFs not fetched yet into the set's workspace, then run every stage on all of them."""
+    """Fetch the PDFs not fetched yet into the set's workspace, run the stages not up to date, audit again."""
     workspace = WORK_DIR / name
     workspace.mkdir(parents=True, exist_ok=True)
     for pdf in pdfs:
         if not (workspace / "sources" / f"local_{pdf.stem}" / "source.json").exists():
             _litaudit(workspace, "fetch", "--file", str(pdf), "--id", f"local:{pdf.stem}")
     _litaudit(workspace, "run", "--jobs", str(jobs))
+    # the stages know their inputs, not the checks' code: audit again so a changed check is measured
+    _litaudit(workspace, "audit", "--force", "--jobs", str(jobs))
     return workspace
 
 
@@ -100,10 +102,10 @@ def read_findings(name: str, workspace: Path) -> list[Seen]:
         document = json.loads(path.read_text(encoding="utf-8"))
         paper = str(document["source"]["id"]).removeprefix("local:")
         for f in document["findings"]:
-            seen.append(
-                Seen(name, paper, f["check"], f.get("table_label") or "", tuple(sorted(f.get("locators_readable", []))),
-                     f["severity"], f["message"], f.get("certainty") or "")  # fmt: skip
-            )
+            locators = tuple(sorted(f.get("locators_readable", [])))
+            table = f.get("table_label") or ""
+            certainty = f.get("certainty", "")
+            seen.append(Seen(name, paper, f["check"], table, locators, f["severity"], f["message"], certainty))
     return seen
 
 
