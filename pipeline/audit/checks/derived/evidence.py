@@ -1,9 +1,9 @@
 """What every derived-* finding carries: the relation, its printed inputs, the computed interval, and why it applies.
 
-Severity follows from how sure the relation is, never from how far off the value is: an exact relation on
-cells of a table the extractor trusts is an error; a relation inferred from a majority of rows (a gain mode,
-a denominator, a column pairing) is a warning; anything weaker is info. A table the extractor doubts gives
-at most a needs-check note (info, marked ``needs_check``), whatever the relation.
+Severity follows from how sure the relation is, never from how far off the value is: an exact relation is
+``proved`` (an error, once ``settle`` in base.py has seen that the extractor trusts the table); a relation
+inferred from a majority of rows (a gain mode, a denominator, a column pairing) is ``likely`` (a warning);
+anything weaker is info. A table the extractor doubts turns any of them into needs-check (``settle``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,12 @@ from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.model import Table
 
-DOUBTED_CONFIDENCE = 0.43  # issue 11: tables at or below this extraction confidence are needs-check
-CERTAINTIES = {"exact": "error", "majority": "warning", "weak": "info"}
+# certainty of the relation -> (severity asked for, certainty in the audit's terms, reason when less than proved)
+CERTAINTIES = {
+    "exact": ("error", "proved", ""),
+    "majority": ("warning", "likely", "the relation is inferred from the other lines of the table, not stated"),
+    "weak": ("info", "likely", "a convention (truncation, not rounding) rather than an error"),
+}
 
 _LEADING = re.compile(r"^\s*([-+−–]?\d[\d,]*(?:\.\d+)?|[-+−–]?\.\d+)\s*(%?)")
 
@@ -30,11 +34,6 @@ class Operand:
     pos: Pos
     number: PrintedNumber
     table: Table | None = None  # set when the cell sits in another table than the finding's
-
-
-def doubted(table: Table) -> bool:
-    """The extractor itself doubts this grid (a ragged table); generated grids carry no confidence."""
-    return table.engine != "grid" and table.confidence <= DOUBTED_CONFIDENCE
 
 
 def leading_number(text: str) -> PrintedNumber | None:
@@ -67,11 +66,7 @@ def relation_issue(
     subject: Operand,
 ) -> Issue:
     """An Issue whose first cell is the one the relation contradicts; the rest of the operands are evidence."""
-    severity = CERTAINTIES[certainty]
-    needs_check = doubted(view.table)
-    if needs_check:
-        severity = "info"
-        why += f"; the extractor doubts this table (confidence {view.table.confidence:.2f}): needs-check"
+    severity, settled, reason = CERTAINTIES[certainty]
     here = [o for o in operands if o.table is None or o.table is view.table]
     elsewhere = [o for o in operands if o not in here]
     here.sort(key=lambda o: o != subject)
@@ -84,6 +79,8 @@ def relation_issue(
         found={"printed": subject.number.text, "interval": subject.number.interval.describe()},
         tolerance="printed precision: every input stands for the interval of half a unit of its last digit",
         severity=severity,
+        certainty=settled,
+        reason=reason,
         details={
             "relation": relation,
             "inputs": [
@@ -92,8 +89,6 @@ def relation_issue(
             ],
             "computed": computed.describe(),
             "why": why,
-            "certainty": certainty,
-            "needs_check": needs_check,
-            "extraction_confidence": view.table.confidence,
+            "relation_certainty": certainty,
         },
     )
