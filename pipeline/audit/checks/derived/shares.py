@@ -24,6 +24,9 @@ _NUM = r"\d+(?:\.\d+)?"
 _RATIO = re.compile(rf"^\s*(?P<a>\d+)\s*/\s*(?P<b>\d+)\s*\(\s*(?P<p>{_NUM})\s*(?P<pct>%?)\s*\)\s*$")
 _COUNT = re.compile(rf"^\s*(?P<n>\d[\d,]*)\s*\(\s*(?P<p>{_NUM})\s*(?P<pct>%?)\s*\)\s*$")
 _TOTAL = re.compile(r"\(?\b[nN]\s*=\s*(?P<n>\d[\d,]*)\)?")
+_N_ROW = re.compile(
+    r"(?:^|,\s*)(?:n|N)\s*$|^(?:sample size|number of (?:participants|patients|subjects|samples))$", re.I
+)
 MIN_FITS = 3
 
 
@@ -74,9 +77,29 @@ def _ratio_cells(view: TableView) -> list[Issue]:
 
 
 def _count_column(view: TableView, col: int) -> list[Issue]:
-    total = _column_total(view, col)
-    if total is None:
-        return []
+    """The column's total: from its header, else the one of its "N" rows most of its rows are shares of."""
+    header = _column_total(view, col)
+    if header is not None:
+        return _count_lines(view, col, header, f"the header '{view.col_label(col)}' gives the total {header}")
+    best: list[Issue] = []
+    for row, total in _n_rows(view, col):
+        found = _count_lines(view, col, total, f"the row '{view.row_labels.get(row, '')}' gives the total {total}")
+        if found and (not best or len(found) < len(best)):
+            best = found
+    return best
+
+
+def _n_rows(view: TableView, col: int) -> list[tuple[int, int]]:
+    found = []
+    for row in view.body_rows:
+        number = view.numbers.get((row, col))
+        label = view.row_labels.get(row, "").split(" / ")[-1].strip()
+        if number is not None and not number.decimals and number.value > 0 and _N_ROW.search(label):
+            found.append((row, int(number.value)))
+    return found
+
+
+def _count_lines(view: TableView, col: int, total: int, source: str) -> list[Issue]:
     lines: list[tuple[Pos, int, PrintedNumber]] = []
     for row in view.body_rows:
         match = _COUNT.match(view.text(row, col))
@@ -89,7 +112,7 @@ def _count_column(view: TableView, col: int) -> list[Issue]:
     verdicts = [(line, _verdict(line[2], _share(line[1], total, line[2]), mixed)) for line in lines]
     off = [line for line, v in verdicts if v == "off"]
     fits = sum(v == "fits" for _, v in verdicts)
-    why = f"the header '{view.col_label(col)}' gives the total {total}; {fits} of {len(lines)} rows fit n / {total}"
+    why = f"{source}; {fits} of {len(lines)} rows fit n / {total}"
     issues = []
     for line, verdict in verdicts:
         if verdict == "truncated":
