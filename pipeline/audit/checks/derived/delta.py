@@ -118,7 +118,7 @@ def _inline_lines(view: TableView) -> list[Line]:
     """Cells printing "score (+gain)", against the baseline row of their group (or the baseline column of their row)."""
     lines = []
     for (row, col), gain, score in _inline_cells(view):
-        base = _baseline_row(view, row, col) or _baseline_col(view, row, col)
+        base = _baseline_row(view, row, col) or _baseline_col(view, row, col) or _plain_in_row(view, row, col)
         if base is None:
             continue
         number = leading_number(view.text(*base))
@@ -168,6 +168,14 @@ def _baseline_row(view: TableView, row: int, col: int) -> Pos | None:
 def _baseline_col(view: TableView, row: int, col: int) -> Pos | None:
     named = [c for c in view.value_cols if c != col and _names_baseline(view, view.col_label(c))]
     return (row, named[0]) if len(named) == 1 else None
+
+
+def _plain_in_row(view: TableView, row: int, col: int) -> Pos | None:
+    """A row of inline gains with one plain score (the reference printed without a gain, "NoAdapt"): that one."""
+    cols = range(view.table.stub_cols, view.table.n_cols)
+    plain = [c for c in cols if c != col and leading_number(view.text(row, c)) and not _INLINE.match(view.text(row, c))]
+    gains = [c for c in cols if _INLINE.match(view.text(row, c).replace("−", "-"))]
+    return (row, plain[0]) if len(plain) == 1 and len(gains) >= 2 else None
 
 
 def _names_baseline(view: TableView, label: str) -> bool:

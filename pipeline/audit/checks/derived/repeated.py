@@ -29,18 +29,23 @@ _SPLIT = re.compile(r"[\s/|,;:]+")
 
 @dataclass
 class Column:
+    """A slice of a table: a column keyed by row labels, or (``across``) a row keyed by column leaves, which is
+    how a transposed table prints the same numbers."""
+
     view: TableView
     col: int
     path: str
     tokens: frozenset[str]
-    cells: dict[str, Operand]  # row key -> printed operand
+    cells: dict[str, Operand]  # key (row label, or column leaf) -> printed operand
+    across: bool = False
 
 
 def check_repeated(inp: AuditInput) -> list[Issue]:
     columns = [c for view in inp.views for c in _columns(inp, view)]
+    rows = [r for view in inp.views for r in _rows(inp, view)]
     issues: list[Issue] = []
     for i, first in enumerate(columns):
-        for second in columns[i + 1 :]:
+        for second in [*columns[i + 1 :], *rows]:
             if first.view is second.view or not _compatible(first.tokens, second.tokens):
                 continue
             issues.extend(_compare(first, second))
@@ -63,6 +68,25 @@ def _columns(inp: AuditInput, view: TableView) -> list[Column]:
     for column in by_col.values():
         column.cells = {k: v for k, v in column.cells.items() if v.pos != (-1, -1)}
     return [c for c in by_col.values() if len(c.cells) >= MIN_AGREE]
+
+
+def _rows(inp: AuditInput, view: TableView) -> list[Column]:
+    """Rows keyed by their columns' leaf labels (a column leaf printed twice in the row is dropped)."""
+    by_row: dict[int, Column] = {}
+    for cell in value_cells(view.table, inp.source_sha256):
+        number = leading_number(cell.cell.text)
+        if number is None or not cell.row_path or not cell.col_path or not _distinctive(number):
+            continue
+        path = " / ".join(cell.row_path)
+        row = by_row.setdefault(cell.cell.row, Column(view, cell.cell.row, path, _tokens(path), {}, across=True))
+        key = _norm(cell.col_path[-1])
+        if key in row.cells:
+            row.cells[key] = Operand("", (-1, -1), number)
+            continue
+        row.cells[key] = Operand(cell.col_path[-1], (cell.cell.row, cell.cell.col), number, view.table)
+    for row in by_row.values():
+        row.cells = {k: v for k, v in row.cells.items() if v.pos != (-1, -1)}
+    return [r for r in by_row.values() if len(r.cells) >= MIN_AGREE]
 
 
 def _distinctive(number: PrintedNumber) -> bool:
@@ -99,6 +123,8 @@ def _compare(first: Column, second: Column) -> list[Issue]:
     differ = [k for k in shared if k not in agree]
     if len(agree) < MIN_AGREE or len(agree) < AGREE_SHARE * len(shared) or not differ:
         return []
+    if second.across and len({first.cells[k].number.text for k in agree}) < len(agree):
+        return []  # a transposed pairing needs distinct agreeing values, not one value repeated
     return [_issue(first, second, key, len(agree), len(shared)) for key in differ]
 
 
@@ -109,9 +135,9 @@ def _issue(first: Column, second: Column, key: str, agree: int, shared: int) -> 
     return relation_issue(
         first.view,
         message=(
-            f"'{a.role}' under '{first.path}' prints {a.number.text} in {here} but {b.number.text} under "
-            f"'{second.path}' in {other}, where {agree} of the {shared} rows the two columns share print the "
-            "same number"
+            f"'{a.role}' under '{first.path}' prints {a.number.text} in {here} but {b.number.text} "
+            f"{'in the row' if second.across else 'under'} '{second.path}' in {other}, where {agree} of the "
+            f"{shared} keys the two share print the same number"
         ),
         relation="the same model x dataset x metric x setting printed twice prints one value",
         operands=[Operand("value", a.pos, a.number), Operand("value elsewhere", b.pos, b.number, second.view.table)],
