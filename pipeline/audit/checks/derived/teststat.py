@@ -4,8 +4,8 @@ Only a named test is recomputed: a cell reporting "t(28) = 2.20, p = .036" (t, F
 columns are named by the statistic (t, F, z, χ²), "df" and "p". The statistic's interval maps onto a p-value
 interval (p falls as the statistic grows). t and z are tried two- and one-sided; a column of rows is held to
 the variant every other row fits, so only a row that fits no variant the others use is flagged (a warning);
-a single full report that fits neither variant is an error. "p < .001" is an upper bound. 2x2 tables of
-counts (Pearson, Yates, Fisher) are not read yet.
+a single full report that fits neither variant is an error. "p < .001" is an upper bound. Two-group
+comparison tables (counts or mean ± SD under "(n = ...)" headers) are recomputed too (``twogroup``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fractions import Fraction
 from scipy import stats
 
 from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.derived import twogroup
 from pipeline.audit.checks.derived.evidence import Operand, has_token, relation_issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import Interval, parse_printed
@@ -66,7 +67,59 @@ def check_test_statistics(inp: AuditInput) -> list[Issue]:
     for view in inp.views:
         issues.extend(_inline(view))
         issues.extend(_columns(view))
+    return issues + _two_group(inp)
+
+
+def _two_group(inp: AuditInput) -> list[Issue]:
+    """Per kind (counts, means) and mark, the test variant every comparison but one fits; that one is flagged."""
+    said = " ".join([*(s.text for s in inp.text.sentences), *(v.table.caption for v in inp.views)]) if inp.text else ""
+    groups: dict[tuple[str, str], list[tuple[TableView, twogroup.Comparison, tuple[int, int]]]] = {}
+    for view in inp.views:
+        sizes = tuple(n for _, n in twogroup.group_columns(view))
+        for comparison in twogroup.comparisons(view):
+            if twogroup.NAMED[comparison.kind].search(said):
+                groups.setdefault((comparison.kind, comparison.mark), []).append((view, comparison, sizes))  # type: ignore[arg-type]
+    issues = []
+    for (kind, mark), members in groups.items():
+        verdicts = {
+            v: [twogroup.fits(view, c, sizes, v) for view, c, sizes in members] for v in twogroup.VARIANTS[kind]
+        }
+        held = [v for v, fit in verdicts.items() if fit.count(False) == 1 and fit.count(True) >= twogroup.MIN_OTHERS]
+        misfits = {next(i for i, ok in enumerate(verdicts[v]) if ok is False) for v in held}
+        if len(misfits) != 1:
+            continue
+        index = misfits.pop()
+        if any(verdicts[v][index] for v in held):
+            continue
+        view, comparison, sizes = members[index]
+        issues.append(_two_group_issue(view, comparison, sizes, held, len(members), mark))
     return issues
+
+
+def _two_group_issue(
+    view: TableView, comparison: twogroup.Comparison, sizes: tuple[int, int], held: list[str], n: int, mark: str
+) -> Issue:
+    computed = [c for v in held if (c := twogroup.p_interval(view, comparison, sizes, v)) is not None]
+    shown = Interval(min(c.lo for c in computed), max(c.hi for c in computed))
+    what = "the counts" if comparison.kind == "counts" else "the means and SDs"
+    test = "chi-squared / Fisher" if comparison.kind == "counts" else "t-test"
+    return relation_issue(
+        view,
+        message=(
+            f"p {comparison.relation} {comparison.p.number.text} ('{comparison.label}') does not follow from "
+            f"{what} of the two groups (n = {sizes[0]}, {sizes[1]}): the {' or '.join(held)} p-value is "
+            f"{shown.describe(3)}, the variant the other {n - 1} comparisons{f' marked {mark}' if mark else ''} fit"
+        ),
+        relation=f"p = {test} p-value ({', '.join(held)}) of the two groups",
+        operands=[comparison.p, *comparison.cells],
+        computed=shown,
+        why=(
+            f"the text names the {test}; the headers give the group sizes; {n - 1} of {n} comparisons of this "
+            f"kind{f' (mark {mark})' if mark else ''} fit the {' / '.join(held)} p-value"
+        ),
+        certainty="majority",
+        subject=comparison.p,
+    )
 
 
 def p_interval(report: Report, variant: str) -> Interval | None:
