@@ -75,7 +75,7 @@ def _two_group(inp: AuditInput) -> list[Issue]:
     said = " ".join([*(s.text for s in inp.text.sentences), *(v.table.caption for v in inp.views)]) if inp.text else ""
     groups: dict[tuple[str, str], list[tuple[TableView, twogroup.Comparison, tuple[int, int]]]] = {}
     for view in inp.views:
-        sizes = tuple(n for _, n in twogroup.group_columns(view))
+        sizes = tuple(n for _, n in twogroup.group_columns(view)) or (0, 0)
         for comparison in twogroup.comparisons(view):
             if twogroup.NAMED[comparison.kind].search(said):
                 groups.setdefault((comparison.kind, comparison.mark), []).append((view, comparison, sizes))  # type: ignore[arg-type]
@@ -107,7 +107,8 @@ def _two_group_issue(
         view,
         message=(
             f"p {comparison.relation} {comparison.p.number.text} ('{comparison.label}') does not follow from "
-            f"{what} of the two groups (n = {sizes[0]}, {sizes[1]}): the {' or '.join(held)} p-value is "
+            f"{what} of the two groups (n = {', '.join(map(str, comparison.sizes or sizes))}): the "
+            f"{' or '.join(held)} p-value is "
             f"{shown.describe(3)}, the variant the other {n - 1} comparisons{f' marked {mark}' if mark else ''} fit"
         ),
         relation=f"p = {test} p-value ({', '.join(held)}) of the two groups",

@@ -23,9 +23,10 @@ from pipeline.audit.tableview import Pos, TableView
 
 _GROUP_SIZE = re.compile(r"\(?\b[nN]\s*=\s*(?P<n>\d[\d,]*)\)?")
 _COUNT = re.compile(r"^\s*(?P<n>\d[\d,]*)\s*\(\s*\d+(?:\.\d+)?\s*%?\s*\)\s*$")
+_RATIO = re.compile(r"^\s*(?P<n>\d+)\s*/\s*(?P<of>\d+)\s*(?:\(\s*\d+(?:\.\d+)?\s*%?\s*\))?\s*$")
 _MEAN_SD = re.compile(r"^\s*(?P<m>-?\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*(?P<sd>\d+(?:\.\d+)?)\s*$")
 _P_CELL = re.compile(r"^\s*(?P<rel>[<>≤=]?)\s*(?P<p>0?\.\d+|1(?:\.0+)?)\s*(?P<mark>[a-z*†‡§]?)\s*$")
-_P_LEAF = re.compile(r"(?:^|\s)p(?:-?value)?$", re.I)
+_P_LEAF = re.compile(r"(?:^|\s)p(?:[- ]?value)?$", re.I)
 NAMED = {
     "counts": re.compile(r"chi-?squared?|χ\s?2|χ²|fisher", re.I),
     "means": re.compile(r"t-?test|student", re.I),
@@ -43,6 +44,7 @@ class Comparison:
     mark: str
     cells: list[Operand] = field(default_factory=list)  # the group cells, first group first, row by row
     label: str = ""
+    sizes: tuple[int, int] | None = None  # printed in the cells themselves ("63/112"): the row's own totals
 
 
 def group_columns(view: TableView) -> list[tuple[int, int]]:
@@ -55,9 +57,22 @@ def group_columns(view: TableView) -> list[tuple[int, int]]:
     return found
 
 
+def ratio_columns(view: TableView) -> list[int]:
+    """Columns printing "a/b (p%)" in most of their cells: each row states its own group sizes."""
+    found = []
+    for col in range(view.table.stub_cols, view.table.n_cols):
+        texts = [view.text(r, col) for r in range(view.table.header_rows, view.table.n_rows) if view.text(r, col)]
+        if len(texts) >= 3 and sum(bool(_RATIO.match(t)) for t in texts) * 2 > len(texts):
+            found.append(col)
+    return found
+
+
 def comparisons(view: TableView) -> list[Comparison]:
     """Blocks of rows under a label row carrying the p-value, in a table of exactly two group columns."""
     groups = group_columns(view)
+    ratios = ratio_columns(view)
+    if len(groups) != 2 and len(ratios) == 2:
+        return _ratio_comparisons(view, ratios)
     if len(groups) != 2:
         return []
     (c1, _), (c2, _) = groups
@@ -86,6 +101,28 @@ def comparisons(view: TableView) -> list[Comparison]:
     return [c for c in found if c.kind and c.cells]
 
 
+def _ratio_comparisons(view: TableView, cols: list[int]) -> list[Comparison]:
+    """One comparison per row of "a/b" cells, with its p-value in a "p" column of the same row."""
+    p_cols = [c for c in range(view.table.stub_cols, view.table.n_cols) if _P_LEAF.search(view.leaf(c).strip())]
+    found = []
+    for row in range(view.table.header_rows, view.table.n_rows):
+        matches = [_RATIO.match(view.text(row, c)) for c in cols]
+        p = _p_cell(view, row, p_cols)
+        if p is None or not all(matches):
+            continue
+        parts = [(int(m.group("n")), int(m.group("of"))) for m in matches if m]
+        if any(n > of or of == 0 for n, of in parts):
+            continue
+        cells = [
+            Operand("count", (row, c), parse_printed(str(n)) or p[0].number)
+            for c, (n, _) in zip(cols, parts, strict=True)
+        ]
+        found.append(
+            Comparison("counts", p[0], p[1], p[2], cells, view.row_labels.get(row, ""), (parts[0][1], parts[1][1]))
+        )
+    return found
+
+
 def _p_cell(view: TableView, row: int, cols: list[int]) -> tuple[Operand, str, str] | None:
     for col in cols:
         match = _P_CELL.match(view.text(row, col).replace("−", "-"))
@@ -104,6 +141,7 @@ def _operand(view: TableView, pos: Pos, kind: str) -> Operand:
 def count_table(view: TableView, comparison: Comparison, sizes: tuple[int, int]) -> list[list[int]] | None:
     """Groups x categories; a single printed category gets its complement, categories short of the size an
     "other" category."""
+    sizes = comparison.sizes or sizes
     rows = [[int(op.number.value) for op in comparison.cells[i : i + 2]] for i in range(0, len(comparison.cells), 2)]
     columns = [[r[g] for r in rows] for g in (0, 1)]
     for g, size in enumerate(sizes):
