@@ -21,7 +21,7 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived import twogroup
 from pipeline.audit.checks.derived.evidence import Operand, has_token, relation_issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, parse_printed
+from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import TableView
 
 _NUM = r"-?\d*\.?\d+(?:[eE]-?\d+)?"
@@ -48,6 +48,7 @@ class Report:
     df: tuple[float, ...]
     p: Operand
     relation: str  # "=", "<", ">"
+    df_alternatives: tuple[tuple[float, ...], ...] = ()  # other df the table allows (unknown covariates)
 
 
 PFunction = Callable[[float, tuple[float, ...]], float]
@@ -124,14 +125,17 @@ def _two_group_issue(
 
 
 def p_interval(report: Report, variant: str) -> Interval | None:
+    """The p-values the statistic's printed interval allows, over every df the table allows."""
     fn = VARIANTS[report.test][variant]
-    if (report.test == "F" and len(report.df) < 2) or (report.test in ("t", "chi2") and not report.df):
-        return None
-    lo_stat, hi_stat = report.stat.number.interval.lo, report.stat.number.interval.hi
-    if report.test in ("t", "z") and lo_stat < 0 < hi_stat:
-        ends = [float(fn(0.0, report.df)), float(fn(float(max(-lo_stat, hi_stat)), report.df))]
-    else:
-        ends = [float(fn(float(lo_stat), report.df)), float(fn(float(hi_stat), report.df))]
+    ends: list[float] = []
+    for df in (report.df, *report.df_alternatives):
+        if (report.test == "F" and len(df) < 2) or (report.test in ("t", "chi2") and not df):
+            return None
+        lo_stat, hi_stat = report.stat.number.interval.lo, report.stat.number.interval.hi
+        if report.test in ("t", "z") and lo_stat < 0 < hi_stat:
+            ends += [float(fn(0.0, df)), float(fn(float(max(-lo_stat, hi_stat)), df))]
+        else:
+            ends += [float(fn(float(max(lo_stat, Fraction(0))), df)), float(fn(float(hi_stat), df))]
     return Interval(Fraction(min(ends)) - Fraction(1, 10**12), Fraction(max(ends)) + Fraction(1, 10**12))
 
 
@@ -170,38 +174,81 @@ def _inline(view: TableView) -> list[Issue]:
 
 
 def _columns(view: TableView) -> list[Issue]:
-    leaves = {c: view.leaf(c) for c in range(view.table.n_cols)}
-    stat_cols = [
-        (c, t) for c in leaves for t, pat in _STAT_TOKEN.items() if has_token(leaves[c], pat) and len(leaves[c]) <= 12
-    ]
+    """Statistic columns (t, F, z, χ²) each paired with the p column right of it; df from a df column, or, for a
+    two-group comparison ("A vs. B (n = 175)"), from n: t(n - 2), F(1, n - 2), allowing up to 10 covariates."""
+    words = {c: _column_words(view, c) for c in range(view.table.stub_cols, view.table.n_cols)}
+    leaves = {c: w[-1] if w else "" for c, w in words.items()}
     df_cols = [c for c in leaves if _DF.fullmatch(leaves[c].strip())]
-    p_cols = [c for c in leaves if _P.fullmatch(leaves[c].strip())]
-    if len(stat_cols) != 1 or len(p_cols) != 1:
-        return []
-    (stat_col, test), p_col = stat_cols[0], p_cols[0]
     reports = []
-    for row in view.body_rows:
-        stat = view.numbers.get((row, stat_col))
-        p_text = view.text(row, p_col).strip().replace("−", "-")
-        relation = p_text[0] if p_text[:1] in ("<", ">", "≤") else "="
-        p = parse_printed(p_text.lstrip("<>≤= "))
-        df = tuple(float(n.value) for c in df_cols if (n := view.numbers.get((row, c))) is not None)
-        if stat is None or p is None:
+    for col, leaf in leaves.items():
+        test = next((t for t, pat in _STAT_TOKEN.items() if len(leaf) <= 12 and has_token(leaf, pat)), None)
+        p_col = next((c for c in leaves if c > col and c not in df_cols), -1)  # the p column after it (and its df)
+        if test is None or p_col not in leaves or not _P.fullmatch(leaves[p_col].strip()):
             continue
-        reports.append(
-            Report(test, Operand("statistic", (row, stat_col), stat), df, Operand("p", (row, p_col), p), relation)
-        )
+        sizes = [int(m.group(1).replace(",", "")) for w in words[col] if (m := _GROUP_N.search(w))]
+        two_groups = any(_VERSUS.search(w) for w in words[col])
+        for row in _data_rows(view):
+            stat = view.numbers.get((row, col))
+            p_text = view.text(row, p_col).strip().replace("−", "-")
+            relation = p_text[0] if p_text[:1] in ("<", ">", "≤") else "="
+            p = printed_p(p_text.lstrip("<>≤= "))
+            if stat is None or p is None:
+                continue
+            df = tuple(float(n.value) for c in df_cols if (n := view.numbers.get((row, c))) is not None)
+            alternatives: tuple[tuple[float, ...], ...] = ()
+            if not df and sizes and two_groups and test in ("t", "F"):
+                residual = [float(max(sizes[0] - 2 - k, 1)) for k in range(11)]
+                options = [(r,) if test == "t" else (1.0, r) for r in residual]
+                df, alternatives = options[0], tuple(options[1:])
+            reports.append(Report(test, Operand("statistic", (row, col), stat), df, Operand("p", (row, p_col), p),
+                                  relation, alternatives))  # fmt: skip
     if len(reports) < MIN_FITS + 1:
         return []
-    for variant in VARIANTS[test]:
+    for variant in VARIANTS[reports[0].test]:
+        if any(r.test != reports[0].test for r in reports):
+            return []
         misfits = [r for r in reports if not fits(r, variant)]
         if len(misfits) == 1:
-            why = (f"the headers name the statistic ({view.leaf(stat_col)}) and p; {len(reports) - 1} of "
-                   f"{len(reports)} rows fit the {variant} p-value")  # fmt: skip
+            why = (f"the headers name the statistic and p; {len(reports) - 1} of {len(reports)} pairs fit the "
+                   f"{variant} p-value" + ("; df from the group size in the header" if misfits[0].df_alternatives
+                                          else ""))  # fmt: skip
             return [_issue(view, misfits[0], "majority", why, variant)]
         if not misfits:
             return []
     return []
+
+
+_GROUP_N = re.compile(r"\(?\b[nN]\s*=\s*(\d[\d,]*)\)?")
+_VERSUS = re.compile(r"\bvs\.?(?!\w)|\bversus\b", re.I)
+_SCIENTIFIC = re.compile(r"^(?P<a>\d*\.?\d+)\s*[×x]\s*10\s*[-−–]\s*(?P<b>\d+)$")
+
+
+def printed_p(text: str) -> PrintedNumber | None:
+    """A printed p-value, "3.4 × 10-5" included (the interval of its mantissa's last digit, scaled)."""
+    match = _SCIENTIFIC.match(text.strip())
+    if not match:
+        return parse_printed(text)
+    mantissa = parse_printed(match.group("a"))
+    if mantissa is None:
+        return None
+    scale = Fraction(1, 10 ** int(match.group("b")))
+    return PrintedNumber(text.strip(), mantissa.value * scale, mantissa.half_unit * scale)
+
+
+def _data_rows(view: TableView) -> list[int]:
+    return [r for r in range(view.table.header_rows, view.table.n_rows) if r in view.body_rows]
+
+
+def _column_words(view: TableView, col: int) -> list[str]:
+    """The header path of a column plus the word rows above the first row of numbers (headers the extractor
+    left in the body: "(n = 175)", "F-value")."""
+    first = min(view.body_rows, default=view.table.n_rows)
+    texts = list(view.col_paths.get(col, []))
+    for row in range(view.table.header_rows, first):
+        text = view.text(row, col).strip()
+        if text and (not texts or texts[-1] != text):
+            texts.append(text)
+    return texts
 
 
 def _issue(view: TableView, report: Report, certainty: str, why: str, variant: str | None = None) -> Issue:
@@ -209,6 +256,8 @@ def _issue(view: TableView, report: Report, certainty: str, why: str, variant: s
     computed = [c for v in variants if (c := p_interval(report, v)) is not None]
     shown = Interval(min(c.lo for c in computed), max(c.hi for c in computed))
     df = ", ".join(f"{d:g}" for d in report.df)
+    if report.df_alternatives:  # df from a group size: the residual df less up to ten covariates
+        df = ", ".join([*(f"{d:g}" for d in report.df[:-1]), f"{report.df_alternatives[-1][-1]:g}-{report.df[-1]:g}"])
     return relation_issue(
         view,
         message=(
