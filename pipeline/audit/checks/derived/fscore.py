@@ -12,8 +12,8 @@ import re
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
-from pipeline.audit.checks.derived.evidence import relation_issue
-from pipeline.audit.checks.derived.layout import Line, named_lines
+from pipeline.audit.checks.derived.evidence import Operand, relation_issue
+from pipeline.audit.checks.derived.layout import Line, leaf_label, named_lines
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import Interval
 from pipeline.audit.tableview import TableView
@@ -47,11 +47,26 @@ def harmonic(p: Interval, r: Interval) -> Interval:
     return Interval(h(p.lo, r.lo), h(p.hi, r.hi))
 
 
+def _bare_letters(view: TableView, ops: tuple[Operand, ...]) -> bool:
+    labels = [view.leaf(o.pos[1]) if o.pos[0] == ops[0].pos[0] else view.row_labels.get(o.pos[0], "") for o in ops]
+    return any(len(leaf_label(label)) == 1 for label in labels)
+
+
+def _in_order(*positions: tuple[int, int]) -> bool:
+    """Adjacent and in this order, along a row or along a column."""
+    rows, cols = [p[0] for p in positions], [p[1] for p in positions]
+    along_row = len(set(rows)) == 1 and cols == list(range(cols[0], cols[0] + len(cols)))
+    along_col = len(set(cols)) == 1 and rows == list(range(rows[0], rows[0] + len(rows)))
+    return along_row or along_col
+
+
 def _judge(view: TableView, line: Line) -> Issue | None:
     ops = line.operands
     if set(ops) != {"p", "r", "f"}:
         return None
     p, r, f = ops["p"], ops["r"], ops["f"]
+    if _bare_letters(view, (p, r, f)) and not _in_order(p.pos, r.pos, f.pos):
+        return None  # "P", "R", "F" alone may be a p-value, a correlation and an F statistic: only as "P R F"
     if len({o.number.percent for o in (p, r, f)}) > 1 or len({o.number.value <= 1 for o in (p, r, f)}) > 1:
         return None  # printed on different scales
     computed = harmonic(p.number.interval, r.number.interval)

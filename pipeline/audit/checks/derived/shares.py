@@ -27,6 +27,8 @@ _TOTAL = re.compile(r"\(?\b[nN]\s*=\s*(?P<n>\d[\d,]*)\)?")
 _N_ROW = re.compile(
     r"(?:^|,\s*)(?:n|N)\s*$|^(?:sample size|number of (?:participants|patients|subjects|samples))$", re.I
 )
+_NOT_A_SHARE = re.compile(r"\b(?:mean|median|sd|s\.d\.|iqr|range|age|years?|score)\b|±", re.I)
+_SAYS_SHARE = re.compile(r"%|\bn\s*\(|percent|proportion", re.I)
 MIN_FITS = 3
 
 
@@ -101,7 +103,11 @@ def _n_rows(view: TableView, col: int) -> list[tuple[int, int]]:
 
 def _count_lines(view: TableView, col: int, total: int, source: str) -> list[Issue]:
     lines: list[tuple[Pos, int, PrintedNumber]] = []
+    header_says = bool(_SAYS_SHARE.search(view.col_label(col) + " " + view.table.caption))
     for row in view.body_rows:
+        label = _row_context(view, row)
+        if _NOT_A_SHARE.search(label) or not (header_says or _SAYS_SHARE.search(label)):
+            continue  # "58 (9)" under "Age, mean (SD)" is not a count and its share
         match = _COUNT.match(view.text(row, col))
         printed = parse_printed(match.group("p") + match.group("pct")) if match else None
         if match and printed is not None:
@@ -123,6 +129,16 @@ def _count_lines(view: TableView, col: int, total: int, source: str) -> list[Iss
         pos, n, printed = off[0]
         issues.append(_issue(view, pos, printed, n, total, _share(n, total, printed), "off", "majority", why))
     return issues
+
+
+def _row_context(view: TableView, row: int) -> str:
+    """The row's label with the label rows above it in its group ("Sex, n (%) / Male")."""
+    label = view.row_labels.get(row, "")
+    for above in range(row - 1, view.table.header_rows - 1, -1):
+        if above in view.body_rows:
+            break
+        label = view.text(above, 0) + " / " + label
+    return label
 
 
 def _column_total(view: TableView, col: int) -> int | None:
