@@ -55,6 +55,8 @@ def test_every_planted_slip_is_found_and_no_look_alike_is_flagged(
         details = finding["details"]
         assert details["relation"] and details["computed"] and details["why"] and details["inputs"]
         assert len(finding["locators_readable"]) >= 1
+    report = (workspace.root / "audits" / safe_id(source_id) / "report.md").read_text()
+    assert report.count("applies because") >= len(problems)  # the reviewer reads why the relation applies
 
 
 def _interval(text: str) -> Interval:

@@ -75,7 +75,7 @@ def relation_issue(
         table=view.table,
         cells=list(dict.fromkeys(o.pos for o in here)),
         elsewhere=[(o.table, o.pos) for o in elsewhere if o.table is not None],
-        expected={"relation": relation, "interval": computed.describe()},
+        expected={"relation": relation, "interval": computed.describe(), "applies because": why},
         found={"printed": subject.number.text, "interval": subject.number.interval.describe()},
         tolerance="printed precision: every input stands for the interval of half a unit of its last digit",
         severity=severity,

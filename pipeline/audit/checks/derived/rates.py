@@ -16,6 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.derived import matrix
 from pipeline.audit.checks.derived.arith import monotone_image
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line, named_lines
@@ -33,7 +34,9 @@ ROLES: dict[str, re.Pattern[str]] = {
     "nir": re.compile(r"nir|no[- ]information rate", re.I),
     "prev": re.compile(r"prevalence|prev\.?", re.I),
     "kappa": re.compile(r"kappa|κ|cohen'?s kappa", re.I),
+    "n": re.compile(r"n|sample size|no\.? of (?:samples|cases|subjects|patients)", re.I),
 }
+_SIZE = re.compile(r"\(?\b[nN]\s*=\s*(\d[\d,]*)\)?")
 NAMES = {"acc": "accuracy", "ppv": "PPV", "npv": "NPV", "nir": "NIR", "prev": "prevalence", "kappa": "Kappa"}
 STEPS = 2000  # the prevalence partition; even, so 0.5 is a cell edge (NIR = max(pi, 1 - pi) is monotone per cell)
 _EPS = 1e-9
@@ -88,12 +91,15 @@ def _judge_line(view: TableView, line: Line) -> list[Issue]:
     ops = line.operands
     if "se" not in ops or "sp" not in ops:
         return []
-    scale = _scale(list(ops.values()))
+    scale = _scale([o for r, o in ops.items() if r != "n"])
     if scale is None:
         return []
     se, sp = (_unit(ops[r], scale) for r in ("se", "sp"))
     issues = _balanced(view, line, scale)
     roles = [r for r in FORMULAS if r in ops]
+    size = _size(view, line)
+    if size is not None and len(roles) >= 2:
+        return issues + _integer_verdict(view, line, scale, roles, size)
     if len(roles) < 3:
         return issues
     masks = {orient: {r: _feasible(r, se, sp, _unit(ops[_swap(r, orient)], scale)) for r in roles} for orient in (0, 1)}
@@ -127,6 +133,59 @@ def _judge_line(view: TableView, line: Line) -> list[Issue]:
         subject=subject,
     )
     return [*issues, issue]
+
+
+def _size(view: TableView, line: Line) -> int | None:
+    """The number of cases the rates are of: an "N" line of the block, or "(n = ...)" in the line's labels."""
+    number = line.operands.get("n")
+    if number is not None and not number.number.decimals and number.number.value > 1:
+        return int(number.number.value)
+    row, col = line.operands["se"].pos
+    for label in (view.col_label(col), view.row_labels.get(row, "")):
+        match = _SIZE.search(label)
+        if match:
+            return int(match.group(1).replace(",", ""))
+    return None
+
+
+def _integer_verdict(view: TableView, line: Line, scale: Fraction, roles: list[str], size: int) -> list[Issue]:
+    """With N printed: is there a confusion matrix of N whole cases giving every rate? If not, and leaving out
+    exactly one rate makes one exist (at least two others remaining), that rate is flagged."""
+    ops = line.operands
+    for orient in (0, 1):
+        printed = {r: _unit(ops[_swap(r, orient)], scale) for r in ("se", "sp", *roles)}
+        if matrix.matrices(size, printed, limit=1):
+            return []
+    printed = {r: _unit(ops[r], scale) for r in ("se", "sp", *roles)}
+    found = {r: matrix.matrices(size, {k: v for k, v in printed.items() if k != r}) for r in roles if len(roles) >= 3}
+    culprits = [r for r, ms in found.items() if ms]
+    if len(culprits) != 1:
+        return []
+    role = culprits[0]
+    values = [v for m in found[role] if (v := matrix.RATES[role](m)) is not None]
+    computed = Interval(Fraction(min(values)), Fraction(max(values))).scaled(scale)
+    subject = ops[role]
+    others = [r for r in roles if r != role]
+    return [
+        relation_issue(
+            view,
+            message=(
+                f"{NAMES[role]} {subject.number.text} ({line.where}): no confusion matrix of {size} cases gives it "
+                f"together with sensitivity {ops['se'].number.text}, specificity {ops['sp'].number.text} and "
+                f"{', '.join(f'{NAMES.get(r, r)} {ops[r].number.text}' for r in others)}; the matrices that give "
+                f"those imply {NAMES[role]} in {computed.describe(3)}"
+            ),
+            relation=f"an integer confusion matrix of N = {size} cases gives every rate",
+            operands=[subject, ops["se"], ops["sp"], *(ops[r] for r in others)],
+            computed=computed,
+            why=(
+                f"the labels name the diagnostic rates of one classifier on {size} cases; no whole-number matrix "
+                "reproduces all of them (PPV/NPV swapped neither), while one does without this rate"
+            ),
+            certainty="exact",
+            subject=subject,
+        )
+    ]
 
 
 def _balanced(view: TableView, line: Line, scale: Fraction) -> list[Issue]:
