@@ -82,9 +82,28 @@ SUPPORT_ONLY = {"kappa"}
 def check_rates(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for view in inp.views:
-        for line in named_lines(view, ROLES):
+        for line in _per_class_guarded(named_lines(view, ROLES)):
             issues.extend(_judge_line(view, line))
     return issues
+
+
+OVERALL = ("acc", "nir", "kappa", "prev", "n")
+
+
+def _per_class_guarded(lines: list[Line]) -> list[Line]:
+    """Several Se/Sp blocks of one model where only some print accuracy, NIR or Kappa: a multi-class table whose
+    overall figures are not any one class's binary rates, so they are left out of the per-class lines."""
+    by_model: dict[tuple[str, int], list[Line]] = {}
+    for line in lines:
+        if "se" in line.operands:
+            row, col = line.operands["se"].pos
+            key = ("col", col) if line.where.startswith("column") else ("row", row)
+            by_model.setdefault(key, []).append(line)
+    for group in by_model.values():
+        if len(group) > 1 and not all(any(r in line.operands for r in ("acc", "nir")) for line in group):
+            for line in group:
+                line.operands = {r: o for r, o in line.operands.items() if r not in OVERALL}
+    return lines
 
 
 def _judge_line(view: TableView, line: Line) -> list[Issue]:
