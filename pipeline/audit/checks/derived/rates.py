@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
-from pipeline.audit.checks.derived import matrix
+from pipeline.audit.checks.derived import matrix, multiclass
 from pipeline.audit.checks.derived.arith import monotone_image
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line, named_lines
@@ -82,7 +82,10 @@ SUPPORT_ONLY = {"kappa"}
 def check_rates(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for view in inp.views:
-        for line in _per_class_guarded(named_lines(view, ROLES)):
+        lines = named_lines(view, ROLES)
+        for group in _multi_class(lines):
+            issues.extend(_judge_classes(view, group))
+        for line in lines:
             issues.extend(_judge_line(view, line))
     return issues
 
@@ -90,20 +93,41 @@ def check_rates(inp: AuditInput) -> list[Issue]:
 OVERALL = ("acc", "nir", "kappa", "prev", "n")
 
 
-def _per_class_guarded(lines: list[Line]) -> list[Line]:
-    """Several Se/Sp blocks of one model where only some print accuracy, NIR or Kappa: a multi-class table whose
-    overall figures are not any one class's binary rates, so they are left out of the per-class lines."""
+def _multi_class(lines: list[Line]) -> list[tuple[dict[str, Operand], list[Line]]]:
+    """Several Se/Sp blocks of one model where only the first prints accuracy or NIR: a multi-class table. Its
+    overall figures are not any one class's binary rates, so they move out of the class lines (returned with
+    them, for the multi-class relations)."""
     by_model: dict[tuple[str, int], list[Line]] = {}
     for line in lines:
         if "se" in line.operands:
             row, col = line.operands["se"].pos
             key = ("col", col) if line.where.startswith("column") else ("row", row)
             by_model.setdefault(key, []).append(line)
+    groups = []
     for group in by_model.values():
         if len(group) > 1 and not all(any(r in line.operands for r in ("acc", "nir")) for line in group):
+            overall = {r: o for line in group for r, o in line.operands.items() if r in OVERALL}
             for line in group:
                 line.operands = {r: o for r, o in line.operands.items() if r not in OVERALL}
-    return lines
+            groups.append((overall, group))
+    return groups
+
+
+def _judge_classes(view: TableView, group: tuple[dict[str, Operand], list[Line]]) -> list[Issue]:
+    overall, classes = group
+    scale = _scale(
+        [o for line in classes for r, o in line.operands.items()] + [o for r, o in overall.items() if r != "n"]
+    )
+    if scale is None or any("se" not in line.operands or "sp" not in line.operands for line in classes):
+        return []
+    hulls: list[Interval | None] = []
+    for line in classes:
+        ops = line.operands
+        se, sp = (_unit(ops[r], scale) for r in ("se", "sp"))
+        masks = [_feasible(r, se, sp, _unit(ops[r], scale)) for r in ("ppv", "npv", "prev") if r in ops]
+        cells = [i for i in range(STEPS) if masks and all(m[i] for m in masks)]
+        hulls.append(Interval(Fraction(cells[0], STEPS), Fraction(cells[-1] + 1, STEPS)) if cells else None)
+    return multiclass.check_classes(view, classes, overall, hulls, scale)
 
 
 def _judge_line(view: TableView, line: Line) -> list[Issue]:
