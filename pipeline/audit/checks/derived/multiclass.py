@@ -1,5 +1,6 @@
 """Multi-class diagnostic rates: each class's Se, Sp, PPV and NPV pin its prevalence pi_k (one-vs-rest), and the
-overall figures must then follow: the pi_k sum to 1, NIR = max pi_k, accuracy = sum of Se_k * pi_k.
+overall figures must then follow: the pi_k sum to 1 (a warning: which class is off is not known), NIR = max
+pi_k, accuracy = sum of Se_k * pi_k.
 
 Each pi_k is bounded by the hull of the prevalences its own rates allow (a superset, so a verdict of
 "impossible" stays a proof); the overall accuracy is bounded by sum Se_k.lo * pi_k.lo and sum Se_k.hi *
@@ -40,6 +41,24 @@ def check_classes(
     }
     relations = {"acc": "Acc = sum over classes of Se_k * pi_k", "nir": "NIR = max over classes of pi_k"}
     issues = []
+    total = Interval(sum((p.lo for p in pis), Fraction(0)), sum((p.hi for p in pis), Fraction(0)))
+    if not total.overlaps(Interval(Fraction(1), Fraction(1))):
+        first = classes[0].operands["se"]
+        issues.append(
+            relation_issue(
+                view,
+                message=(
+                    f"the prevalences the {len(classes)} classes' rates imply sum to {total.describe(3)}, not 1: "
+                    "one of the classes' Se, Sp, PPV or NPV is off"
+                ),
+                relation="sum over classes of pi_k = 1",
+                operands=[first, *(line.operands["se"] for line in classes[1:])],
+                computed=total,
+                why="one Se/Sp/PPV/NPV block per class of one classifier: the classes partition the cases",
+                certainty="majority",
+                subject=first,
+            )
+        )
     for role, bound in bounds.items():
         op = overall.get(role)
         if op is None or bound.overlaps(op.number.interval.scaled(1 / scale)):
