@@ -88,19 +88,12 @@ CHECKS: tuple[Check, ...] = (
         "Two rows or columns with identical values throughout.",
         check_duplicates,
     ),
-    Check(
-        "derived-fscore",
-        "error",
-        "An F1 above 2PR/(P+R) of its precision and recall (equal when micro).",
-        check_fscores,
-    ),
+    Check("derived-fscore", "error", "An F1 above 2PR/(P+R) (equal to it when micro).", check_fscores),
     Check("derived-rates", "error", "Diagnostic rates that no one prevalence reconciles.", check_rates),
     Check("derived-shares", "error", "A percentage that is not its count over its total.", check_shares),
     Check("derived-delta", "warning", "A gain or difference its own operands do not give.", check_deltas),
     Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
-    Check(
-        "derived-teststat", "error", "A p-value that does not follow from its test statistic.", check_test_statistics
-    ),
+    Check("derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics),
     Check("derived-repeated", "warning", "The same quantity printed twice with two values.", check_repeated),
 )
 

@@ -1,4 +1,4 @@
-"""Interval arithmetic the relations need beyond sums and means: differences, products, quotients, images of
+"""Interval arithmetic the relations need beyond sums and means: differences, quotients, images of
 monotone functions. Bounds stay exact fractions where the arithmetic is rational."""
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ def point(value: Fraction | int) -> Interval:
 
 def sub(a: Interval, b: Interval) -> Interval:
     return Interval(a.lo - b.hi, a.hi - b.lo)
-
-
-def mul(a: Interval, b: Interval) -> Interval:
-    corners = [x * y for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
-    return Interval(min(corners), max(corners))
 
 
 def div(a: Interval, b: Interval) -> Interval | None:
