@@ -5,6 +5,7 @@ relations themselves on the real papers' printed numbers."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,20 @@ def test_a_p_value_is_checked_against_both_sides_of_a_t_test() -> None:
     assert fits(report("2.20", 28, "0.036"), "two-sided")
     assert fits(report("2.20", 28, "0.018"), "one-sided") and not fits(report("2.20", 28, "0.018"), "two-sided")
     assert not any(fits(report("1.87", 30, "0.021"), v) for v in ("two-sided", "one-sided"))
+
+
+def test_only_whole_number_matrices_of_n_cases_reproduce_printed_rates() -> None:
+    from pipeline.audit.checks.derived.matrix import RATES, matrices
+
+    printed = {r: _interval(f"{RATES[r]((150, 50, 30, 270)) or 0:.3f}") for r in RATES}
+    assert (150, 50, 30, 270) in matrices(500, printed)
+    assert matrices(500, {**printed, "npv": _interval("0.860")}) == []
+    assert matrices(499, printed) == []  # the same rates from 499 cases: no matrix gives them all
+
+
+def test_a_p_value_printed_with_a_power_of_ten_is_an_interval() -> None:
+    from pipeline.audit.checks.derived.teststat import printed_p
+
+    p = printed_p("3.4 × 10-5")
+    assert p is not None and p.interval.lo < Fraction(34, 10**6) < p.interval.hi
+    assert p.interval.hi - p.interval.lo == Fraction(1, 10**6)
