@@ -29,6 +29,7 @@ JUDGED_DIR = ROOT / "benchmarks" / "realpapers"
 WORK_DIR = ROOT / ".bench" / "realpapers"
 SETS = {"papers": ("corpus", "papers"), "journals": ("corpus", "journals", "papers")}
 JUDGED_SEVERITIES = ("error", "warning")
+LISTED_SEVERITIES = (*JUDGED_SEVERITIES, "needs-check")  # needs-check findings are judged too, counted apart
 
 Key = tuple[str, str, str, tuple[str, ...]]
 
@@ -96,9 +97,11 @@ def _litaudit(workspace: Path, *args: str) -> None:
         print(f"  litaudit {' '.join(args)}: exit {done.returncode}: {' | '.join(tail)}", file=sys.stderr)
 
 
-def read_findings(name: str, workspace: Path) -> list[Seen]:
+def read_findings(name: str, workspace: Path) -> tuple[list[Seen], int]:
+    """The findings of every audited paper of the set, and how many papers were audited."""
     seen = []
-    for path in sorted((workspace / "audits").glob("*/findings.json")):
+    paths = sorted((workspace / "audits").glob("*/findings.json"))
+    for path in paths:
         document = json.loads(path.read_text(encoding="utf-8"))
         paper = str(document["source"]["id"]).removeprefix("local:")
         for f in document["findings"]:
@@ -106,7 +109,7 @@ def read_findings(name: str, workspace: Path) -> list[Seen]:
             table = f.get("table_label") or ""
             certainty = f.get("certainty", "")
             seen.append(Seen(name, paper, f["check"], table, locators, f["severity"], f["message"], certainty))
-    return seen
+    return seen, len(paths)
 
 
 @dataclass
@@ -152,17 +155,16 @@ def tally(findings: list[Seen], judged: dict[Key, dict]) -> dict[str, dict[str, 
     return table
 
 
-def print_report(findings: list[Seen], judged: dict[Key, dict]) -> list[Seen]:
+def print_report(findings: list[Seen], judged: dict[Key, dict], papers: int) -> list[Seen]:
     table = tally(findings, judged)
-    papers = len({(f.set, f.paper) for f in findings})
     print(f"{len(findings)} findings on {papers} audited papers; {len(judged)} judgements in {JUDGED_DIR.name}/")
     print("precision = genuine / judged (+N? = not judged yet)\n")
     print(f"{'group':42} {'errors':>18} {'errors+warnings':>20} {'needs-check':>16}")
     for group in sorted(table, key=lambda g: (g.split()[0] != "all", g.split()[0], g)):
         row = table[group]
         print(f"{group:42} {row['error'].cell():>18} {row['error+warning'].cell():>20} {row['needs-check'].cell():>16}")
-    unjudged = [f for f in findings if f.severity in JUDGED_SEVERITIES and f.key not in judged]
-    print(f"\nunjudged error/warning findings: {len(unjudged)}")
+    unjudged = [f for f in findings if f.severity in LISTED_SEVERITIES and f.key not in judged]
+    print(f"\nunjudged error/warning/needs-check findings: {len(unjudged)}")
     for f in unjudged:
         print(f"  [{f.set}] {f.paper} | {f.check} | {f.severity} | {f.table} | {'; '.join(f.locators)[:120]}")
         print(f"      {f.message[:200]}")
@@ -181,16 +183,18 @@ def main() -> int:
         print(f"bench-audit-real: skipped, {args.shared}/corpus not found (the real papers live in ../shared)")
         return 0
     findings: list[Seen] = []
+    papers = 0
     for name, parts in SETS.items():
         pdfs = sorted(args.shared.joinpath(*parts).glob("*.pdf"))
         workspace = WORK_DIR / name if args.no_run else run_set(name, pdfs, args.jobs)
-        findings += read_findings(name, workspace)
+        found, audited = read_findings(name, workspace)
+        findings, papers = findings + found, papers + audited
     judged = load_judgements()
     if args.json:
         table = tally(findings, judged)
         print(json.dumps({g: {k: t.as_dict() for k, t in row.items()} for g, row in table.items()}, indent=2))
         return 0
-    unjudged = print_report(findings, judged)
+    unjudged = print_report(findings, judged, papers)
     if args.unjudged:
         lines = [json.dumps(f.template(), sort_keys=True) for f in unjudged]
         args.unjudged.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
