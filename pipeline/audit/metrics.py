@@ -27,8 +27,8 @@ _HIGHER = re.compile(
 # Labels of differences between scores ("Δ", "Accuracy increase"), which no score range bounds.
 DELTA = re.compile(r"Δ|∆|\b(?:diff\.?|difference|delta|change|gain|improvement|increase|decrease|drop)\b", re.I)
 # Labels naming a quantity other than a score (a size, a cost, a count): the caption's metric is not theirs.
-_QUANTITY = re.compile(
-    r"\b(?:time|seconds?|hours?|memory|mem|mb|gb|params?|parameters|size|speed(?:up)?|throughput|flops|"
+QUANTITY = re.compile(
+    r"\b(?:time|seconds?|hours?|memory|mem|mb|gb|params?|parameters?|size|speed(?:up)?|throughput|flops|"
     r"steps?|samples?|tokens?|epochs?|iterations?|batch|lr|learning rate|length|count|number)\b|#",
     re.IGNORECASE,
 )
@@ -126,7 +126,7 @@ def _cell_metric(inp: AuditInput, view: TableView, pos: Pos) -> CellMetric | Non
             hit = _from_label(catalogue, label)
             if hit is not None:
                 return CellMetric(hit[0], hit[1], direction_cue(" ".join(labels)) or hit[1].direction, origin)
-            if _QUANTITY.search(label) or DELTA.search(label):
+            if QUANTITY.search(label) or DELTA.search(label):
                 return CellMetric(label, None, direction_cue(label), "cue")  # a size, a cost or a difference
     for text in (" ".join(header), " ".join(stub)):
         direction = direction_cue(text)

@@ -173,7 +173,7 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
                   "summarises something else (a pooled group, another statistic)")  # fmt: skip
         return [*notes, _declined(view, where, bad, reason)]
     weighted = aggregate.weighted_ok and not (good >= 2 and good > len(bad))  # most cells agree: a mean after all
-    pooled = [v for v in bad if weighted and (_within_parts(view, v) or _difference(view, v))]
+    pooled = [v for v in bad if weighted and (_within_parts(view, v) or _difference(view, v) or _total(view, v))]
     notes += [_pooled_issue(view, where, pooled)] if pooled else []
     bad = [v for v in bad if v not in pooled]
     if not bad:
@@ -252,6 +252,12 @@ def _within_parts(view: TableView, verdict: Verdict) -> bool:
     return verdict.printed.interval.hi >= low and verdict.printed.interval.lo <= high
 
 
+def _total(view: TableView, verdict: Verdict) -> bool:
+    """An "Overall" that is the total of its parts (participants pooled over cohorts), not their mean."""
+    values = [view.numbers[p] for p in verdict.parts]
+    return aggregate_verdict(verdict.pos, verdict.printed, verdict.parts, values, "sum").consistent
+
+
 def _difference(view: TableView, verdict: Verdict) -> bool:
     """A gap between two scores ("Difference", "+0.155"): a pooled gap need not lie within its parts' gaps."""
     row, col = verdict.pos
@@ -261,8 +267,8 @@ def _difference(view: TableView, verdict: Verdict) -> bool:
 
 def _pooled_issue(view: TableView, where: str, verdicts: list[Verdict]) -> Issue:
     return Issue(
-        f"{where} is not the unweighted mean of its parts in {len(verdicts)} cell(s) but lies within their range; "
-        "the caption does not call it a mean, so it may be pooled or weighted by the parts' sizes",
+        f"{where} is not the unweighted mean of its parts in {len(verdicts)} cell(s) but lies within their range "
+        "(or is their total); the caption does not call it a mean, so it may be pooled or weighted by the parts' sizes",
         table=view.table,
         cells=[v.pos for v in verdicts],
         severity="info",
