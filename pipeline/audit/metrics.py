@@ -52,6 +52,9 @@ def direction_cue(text: str) -> str | None:
     return "lower" if lower and not higher else ("higher" if higher and not lower else None)
 
 
+# A name applied like a function ("f1(m)", "f2(x)") is a symbol of the paper's, not the metric.
+_NOT_CALLED = r"(?!\(\s*[A-Za-z]\w{0,2}\s*\))"
+
 _PATTERNS: dict[int, tuple[Catalogue, list[tuple[re.Pattern[str], MetricDef]]]] = {}
 _NAMED: dict[tuple[int, str], list[tuple[str, MetricDef]]] = {}
 
@@ -67,7 +70,7 @@ def _alias_patterns(catalogue: Catalogue) -> list[tuple[re.Pattern[str], MetricD
     patterns = []
     for (alias, _), metric in sorted(forms.items(), key=lambda item: -len(item[0][0])):
         flags = 0 if len(alias) <= 4 and alias.upper() == alias else re.IGNORECASE
-        patterns.append((re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", flags), metric))
+        patterns.append((re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-]){_NOT_CALLED}", flags), metric))
     _PATTERNS[id(catalogue)] = (catalogue, patterns)
     return patterns
 
