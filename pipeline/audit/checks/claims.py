@@ -1,0 +1,212 @@
+"""text-claim-mismatch: a number the text quotes from a table that no cell of that table supports.
+
+A sentence quotes a table when it cites it ("Table 3") or names one of its rows and one of its columns.
+Its numbers with a decimal point and three significant digits or more are the candidates; numbers that
+set something ("γ = 1.5", "p < 0.05", "lr 1e-4"), spreads after "±", sizes and times ("7.5B", "2.3x",
+"12.5 hours") and version-like tokens ("GPT-3.5") are not. A number is supported when, within rounding
+of both the text and the cell (interval arithmetic), it is a cell of the table, the difference of two cells
+of one row or column (in points, or relative in percent), or the mean of a row or column, on the fraction
+or the percent scale ("65.2%" for a printed 0.652).
+
+Only two kinds of sentences can flag an unsupported number, and only when it is on the scale of the
+table's values: one that pins the cell down (it names exactly one row and one column of the table), and
+one that quotes the table elsewhere (another of its numbers is supported by the cited table). Which cell a
+sentence means is read from its words, so a mismatch is likely, never proved.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+from pipeline.audit.checks.base import Issue
+from pipeline.audit.context import AuditInput
+from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
+from pipeline.audit.tableview import Pos, TableView
+from pipeline.audit.text import Sentence, cited_tables, table_key
+from pipeline.catalogue import compact_label
+
+_NUMBER = re.compile(r"(?<![\w.\-−±/])(?P<num>\d+\.\d+)(?P<pct>\s?%)?(?![\w.]|\.\d|\s?(?:[x×]|[KMBT]\b))")
+_SETTING_BEFORE = re.compile(
+    r"(?:[=<>≤≥≈~±]|\+/-|\bp\s*|\b(?:lr|learning rate|dropout|decay|temperature|threshold|of size|top-?p|"
+    r"version|v|sec(?:tion)?\.?|fig(?:ure)?\.?|eq\.?|table|appendix|§))\s*$",
+    re.IGNORECASE,
+)
+_UNIT_AFTER = re.compile(
+    r"^\s*(?:[KMBT]\b|billion|million|thousand|hours?|h\b|days?|min(?:utes)?|s\b|sec(?:onds)?|ms\b|epochs?|steps?|"
+    r"[GMK]B\b|GPU|TPU|tokens?|params?|parameters?|times|fold|°|kb|bp|mb)",
+    re.IGNORECASE,
+)
+_MIN_LABEL = 3  # characters a row or column label needs before a sentence can be said to name it
+_MAX_PAIRS = 4000  # cell pairs tried for differences, per table
+
+
+@dataclass(frozen=True)
+class _Quote:
+    number: PrintedNumber
+    start: int
+
+
+def check_text_claims(inp: AuditInput) -> list[Issue]:
+    if inp.text is None:
+        return []
+    by_key: dict[str, list[TableView]] = {}
+    for view in inp.views:
+        key = table_key(view.table.label)
+        if key is not None:
+            by_key.setdefault(key, []).append(view)  # a table continued on the next page is one table
+    issues: list[Issue] = []
+    seen: set[tuple[int, str]] = set()
+    for sentence in inp.text.sentences:
+        quotes = _quotes(sentence.text)
+        if not quotes:
+            continue
+        cited = [by_key[k] for k in sorted(cited_tables(sentence.text)) if k in by_key]
+        for views in cited or [[v] for v in inp.views]:
+            view = views[0]
+            pinned = _pinned_cell(view, sentence.text)
+            if not cited and pinned is None:
+                continue
+            supported = [q for q in quotes if any(_supported(inp, v, q.number) for v in views)]
+            for quote in quotes:
+                if quote in supported or not _on_scale(view, quote.number):
+                    continue
+                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing
+                pin = pinned if pinned is not None and _near(view.numbers[pinned], quote.number) else None
+                anchored = bool(cited) and bool(supported)
+                if (pin is not None or anchored) and (id(view), quote.number.text + sentence.text) not in seen:
+                    seen.add((id(view), quote.number.text + sentence.text))
+                    issues.append(_issue(view, sentence, quote, pin, supported))
+    return issues
+
+
+def _quotes(text: str) -> list[_Quote]:
+    quotes = []
+    for match in _NUMBER.finditer(text):
+        before, after = text[max(0, match.start() - 20) : match.start()], text[match.end() :]
+        if _SETTING_BEFORE.search(before) or _UNIT_AFTER.match(after):
+            continue
+        number = parse_printed(match.group("num") + (match.group("pct") or "").strip())
+        if number is not None and _significant(match.group("num")) >= 3:
+            quotes.append(_Quote(number, match.start()))
+    return quotes
+
+
+def _significant(digits: str) -> int:
+    return len(digits.replace(".", "").lstrip("0"))
+
+
+def _scaled(number: PrintedNumber) -> list[Interval]:
+    """The number on the fraction and the percent scale."""
+    interval = number.interval
+    return [interval, interval.scaled(Fraction(1, 100)), interval.scaled(Fraction(100))]
+
+
+def _supported(inp: AuditInput, view: TableView, number: PrintedNumber) -> bool:
+    targets = _scaled(number)
+    cells = list(view.numbers.values())
+    if any(c.interval.overlaps(t) for c in cells for t in targets):
+        return True
+    key = ("claims-derived", id(view))
+    if key not in inp.cache:
+        inp.cache[key] = _derived(view)
+    return any(derived.overlaps(t) for derived in inp.cache[key] for t in targets)
+
+
+def _derived(view: TableView) -> list[Interval]:
+    """Differences (absolute and relative, in percent) of two cells of one line, and each line's mean."""
+    lines: dict[tuple[str, int], list[PrintedNumber]] = {}
+    for (row, col), number in view.numbers.items():
+        lines.setdefault(("row", row), []).append(number)
+        lines.setdefault(("col", col), []).append(number)
+    derived: list[Interval] = []
+    pairs = 0
+    for numbers in lines.values():
+        if len(numbers) >= 2:
+            low, high = (sum((getattr(n.interval, end) for n in numbers), Fraction(0)) for end in ("lo", "hi"))
+            derived.append(Interval(low / len(numbers), high / len(numbers)))
+        for a, b in combinations(numbers, 2):
+            pairs += 1
+            if pairs > _MAX_PAIRS:
+                break
+            derived.append(_difference(a.interval, b.interval))
+            derived.extend(_relative(a.interval, b.interval))
+    return derived
+
+
+def _difference(a: Interval, b: Interval) -> Interval:
+    lo, hi = a.lo - b.hi, a.hi - b.lo
+    return Interval(lo, hi) if lo >= 0 else Interval(max(-hi, Fraction(0)) if hi < 0 else Fraction(0), max(-lo, hi))
+
+
+def _relative(a: Interval, b: Interval) -> list[Interval]:
+    """|a - b| / b and / a, in percent, where the divisor is safely positive."""
+    out = []
+    diff = _difference(a, b)
+    for base in (a, b):
+        if base.lo > 0:
+            out.append(Interval(diff.lo / base.hi * 100, diff.hi / base.lo * 100))
+    return out
+
+
+def _on_scale(view: TableView, number: PrintedNumber) -> bool:
+    """Within the range of the table's values, on the fraction or the percent scale."""
+    values = [n.value for n in view.numbers.values()]
+    if len(values) < 2:
+        return False
+    lo, hi = min(values), max(values)
+    return any(lo <= t.lo and t.hi <= hi for t in _scaled(number))
+
+
+def _near(cell: PrintedNumber, number: PrintedNumber) -> bool:
+    """Within half the cell's magnitude, on some scale: a misquote, not a number of another kind."""
+    return any(abs(t.lo - cell.value) * 2 <= abs(cell.value) for t in _scaled(number))
+
+
+def _pinned_cell(view: TableView, text: str) -> Pos | None:
+    """The one cell whose row and column the sentence both names, if exactly one."""
+    rows = [r for r in view.body_rows if _names(text, view.row_labels.get(r, "").split(" / ")[-1])]
+    cols = [c for c in view.value_cols if _names(text, view.leaf(c))]
+    cells = [(r, c) for r in rows for c in cols if (r, c) in view.numbers]
+    return cells[0] if len(cells) == 1 else None
+
+
+def _names(text: str, label: str) -> bool:
+    label = re.sub(r"\s*[\[(].*$", "", label).strip()  # "ConvS2S [9]", "KGI (Glass et al., 2021)"
+    if len(compact_label(label)) < _MIN_LABEL or re.fullmatch(r"[\d.,%\s]+", label):
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def _issue(view: TableView, sentence: Sentence, quote: _Quote, pinned: Pos | None, supported: list[_Quote]) -> Issue:
+    label = view.table.label or "the table"
+    where = f"p. {sentence.page}"
+    if pinned is not None:
+        cell = view.numbers[pinned]
+        name = f"row '{view.row_labels.get(pinned[0], '')}', column '{view.col_label(pinned[1])}'"
+        message = (f"the text quotes {quote.number.text} for {name} of {label}, which prints {cell.text}; no cell "
+                   f"of {label} (nor a difference or mean of its cells) gives {quote.number.text}")  # fmt: skip
+        cells = [pinned]
+        reason = "the cell is the one whose row and column the sentence names"
+    else:
+        anchors = ", ".join(q.number.text for q in supported)
+        message = (f"the text quotes {quote.number.text} beside {anchors} from {label}, but no cell of {label} "
+                   f"(nor a difference or mean of its cells) gives {quote.number.text}")  # fmt: skip
+        cells = []
+        reason = f"the sentence cites {label} and quotes its cells ({anchors}) beside this number"
+    return Issue(
+        message,
+        table=view.table,
+        cells=cells,
+        scope="cells" if cells else "table",
+        subjects=cells or [],
+        expected={"a cell of": label, "within rounding of": quote.number.interval.describe()},
+        found={"sentence": sentence.text[:300], "page": sentence.page, "quoted": quote.number.text},
+        tolerance="printed precision of the text and the cells; fraction and percent scales; |a-b|, relative "
+        "differences and line means",
+        certainty="likely",
+        reason=reason,
+        details={"where": where},
+    )
