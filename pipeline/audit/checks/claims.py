@@ -3,14 +3,16 @@
 A sentence quotes a table when it cites it ("Table 3") or names one of its rows and one of its columns.
 Its numbers with a decimal point and three significant digits or more are the candidates; numbers that
 set something ("γ = 1.5", "p < 0.05", "lr 1e-4"), spreads after "±", sizes and times ("7.5B", "2.3x",
-"12.5 hours") and version-like tokens ("GPT-3.5") are not. A number is supported when, within rounding
+"12.5 hours"), version-like tokens ("GPT-3.5") and runs of bare numbers (a table or a figure's axis that
+leaked into the text) are not. A number is supported when, within rounding
 of both the text and the cell (interval arithmetic), it is a cell of the table, the difference of two cells
 of one row or column (in points, or relative in percent), or the mean of a row or column, on the fraction
 or the percent scale ("65.2%" for a printed 0.652).
 
 Only two kinds of sentences can flag an unsupported number, and only when it is on the scale of the
-table's values: one that pins the cell down (it names exactly one row and one column of the table), and
-one that quotes the table elsewhere (another of its numbers is supported by the cited table). Which cell a
+table's values: one that pins the cell down (it names exactly one row and one column of the table, beside
+the number unless it cites the table, and the number is within half the cell's magnitude), and one that
+quotes the table elsewhere (another of its numbers is supported by the cited table). Which cell a
 sentence means is read from its words, so a mismatch is likely, never proved.
 """
 
@@ -28,7 +30,7 @@ from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import Sentence, cited_tables, table_key
 from pipeline.catalogue import compact_label
 
-_NUMBER = re.compile(r"(?<![\w.\-−±/])(?P<num>\d+\.\d+)(?P<pct>\s?%)?(?![\w.]|\.\d|\s?(?:[x×]|[KMBT]\b))")
+_NUMBER = re.compile(r"(?<![\w.\-−±/])(?P<num>\d+\.\d+)(?P<pct>\s?%)?(?!\w|\.\d|\s?(?:[x×]|[KMBT]\b))")
 _SETTING_BEFORE = re.compile(
     r"(?:[=<>≤≥≈~±]|\+/-|\bp\s*|\b(?:lr|learning rate|dropout|decay|temperature|threshold|of size|top-?p|"
     r"version|v|sec(?:tion)?\.?|fig(?:ure)?\.?|eq\.?|table|appendix|§))\s*$",
@@ -41,6 +43,8 @@ _UNIT_AFTER = re.compile(
 )
 _MIN_LABEL = 3  # characters a row or column label needs before a sentence can be said to name it
 _MAX_PAIRS = 4000  # cell pairs tried for differences, per table
+_WINDOW = 60  # characters around a number within which an uncited sentence must name its row and column
+_RUN = re.compile(r"(?:[-−]?\d[\d.,]*%?\s+){2,}[-−]?\d[\d.,]*%?")  # numbers in a row: a table or an axis in the text
 
 
 @dataclass(frozen=True)
@@ -73,8 +77,11 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
             for quote in quotes:
                 if quote in supported or not _on_scale(view, quote.number):
                     continue
-                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing
+                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing, and
+                # without a citation the names must stand beside the number
                 pin = pinned if pinned is not None and _near(view.numbers[pinned], quote.number) else None
+                if pin is not None and not cited and not _beside(view, pin, sentence.text, quote):
+                    pin = None
                 anchored = bool(cited) and bool(supported)
                 if (pin is not None or anchored) and (id(view), quote.number.text + sentence.text) not in seen:
                     seen.add((id(view), quote.number.text + sentence.text))
@@ -84,7 +91,10 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
 
 def _quotes(text: str) -> list[_Quote]:
     quotes = []
+    runs = [m.span() for m in _RUN.finditer(text)]
     for match in _NUMBER.finditer(text):
+        if any(a <= match.start() < b for a, b in runs):
+            continue
         before, after = text[max(0, match.start() - 20) : match.start()], text[match.end() :]
         if _SETTING_BEFORE.search(before) or _UNIT_AFTER.match(after):
             continue
@@ -105,35 +115,41 @@ def _scaled(number: PrintedNumber) -> list[Interval]:
 
 
 def _supported(inp: AuditInput, view: TableView, number: PrintedNumber) -> bool:
+    """A cell or a line's mean on any scale; a difference in the cells' units or in points of a percent; a
+    relative difference only for a number printed with "%"."""
     targets = _scaled(number)
-    cells = list(view.numbers.values())
-    if any(c.interval.overlaps(t) for c in cells for t in targets):
-        return True
     key = ("claims-derived", id(view))
     if key not in inp.cache:
         inp.cache[key] = _derived(view)
-    return any(derived.overlaps(t) for derived in inp.cache[key] for t in targets)
+    cells, means, differences, relative = inp.cache[key]
+    if any(c.overlaps(t) for c in cells + means for t in targets):
+        return True
+    if any(d.overlaps(t) for d in differences for t in targets[:2]):
+        return True
+    return number.percent and any(r.overlaps(number.interval) for r in relative)
 
 
-def _derived(view: TableView) -> list[Interval]:
-    """Differences (absolute and relative, in percent) of two cells of one line, and each line's mean."""
+def _derived(view: TableView) -> tuple[list[Interval], list[Interval], list[Interval], list[Interval]]:
+    """The cells, each line's mean, and the differences (absolute; relative, in percent) of two cells of a line."""
     lines: dict[tuple[str, int], list[PrintedNumber]] = {}
     for (row, col), number in view.numbers.items():
         lines.setdefault(("row", row), []).append(number)
         lines.setdefault(("col", col), []).append(number)
-    derived: list[Interval] = []
+    means: list[Interval] = []
+    differences: list[Interval] = []
+    relative: list[Interval] = []
     pairs = 0
     for numbers in lines.values():
         if len(numbers) >= 2:
             low, high = (sum((getattr(n.interval, end) for n in numbers), Fraction(0)) for end in ("lo", "hi"))
-            derived.append(Interval(low / len(numbers), high / len(numbers)))
+            means.append(Interval(low / len(numbers), high / len(numbers)))
         for a, b in combinations(numbers, 2):
             pairs += 1
             if pairs > _MAX_PAIRS:
                 break
-            derived.append(_difference(a.interval, b.interval))
-            derived.extend(_relative(a.interval, b.interval))
-    return derived
+            differences.append(_difference(a.interval, b.interval))
+            relative.extend(_relative(a.interval, b.interval))
+    return [n.interval for n in view.numbers.values()], means, differences, relative
 
 
 def _difference(a: Interval, b: Interval) -> Interval:
@@ -158,6 +174,13 @@ def _on_scale(view: TableView, number: PrintedNumber) -> bool:
         return False
     lo, hi = min(values), max(values)
     return any(lo <= t.lo and t.hi <= hi for t in _scaled(number))
+
+
+def _beside(view: TableView, pos: Pos, text: str, quote: _Quote) -> bool:
+    """The row's and the column's names both within a short span of the number."""
+    window = text[max(0, quote.start - _WINDOW) : quote.start + _WINDOW]
+    row, col = view.row_labels.get(pos[0], "").split(" / ")[-1], view.leaf(pos[1])
+    return _names(window, row) and _names(window, col)
 
 
 def _near(cell: PrintedNumber, number: PrintedNumber) -> bool:
