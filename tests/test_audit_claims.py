@@ -39,7 +39,7 @@ def claims(text: str, catalogue: Catalogue) -> list[Finding]:
 
 
 def test_a_misquoted_cell_named_by_its_row_and_column(catalogue: Catalogue) -> None:
-    [finding] = claims("On splice sites, DNABERT2 reaches an MCC of 0.652.", catalogue)
+    [finding] = claims("On splice sites, DNABERT2 reaches an MCC of 0.652 (Table 1).", catalogue)
     assert finding.severity == "warning" and finding.certainty == "likely"
     assert "0.652" in finding.message and "prints 0.625" in finding.message
     assert finding.locators[0].endswith(":Table1:r2:c1")
@@ -62,9 +62,10 @@ def test_a_number_beside_quoted_cells_of_a_cited_table(catalogue: Catalogue) -> 
         "Table 1 uses γ = 1.25 and p < 0.051, with NT at 0.739.",  # settings and bounds
         "Table 1 ran 12.5 hours on 7.5B tokens, NT reaching 0.739.",  # sizes and times
         "HyenaDNA reaches 0.664 on a task of its own.",  # names no column of the table
-        "DNABERT2 splice sites 0.600 0.652 0.700 Accuracy",  # a figure's axis leaked into the text
-        "DNABERT2 is strong, as the long discussion of many other things shows, and on splice sites the "
-        "overall agreement with the reference annotation, measured separately, is 0.652.",  # names far away
+        "Table 1 DNABERT2 splice sites 0.600 0.652 0.700 Accuracy",  # a figure's axis leaked into the text
+        "On splice sites, DNABERT2 reached 0.652 in our earlier study.",  # cites no table
+        "NT reaches 0.739 on promoters (Table 1), and 0.802 after pre-training on more data.",  # cites one number
+        "We reach 0.612 (Table 1) and 0.913 on the other benchmark (Table 2).",  # each table its own number
     ],
 )
 def test_supported_or_not_a_quote(text: str, catalogue: Catalogue) -> None:

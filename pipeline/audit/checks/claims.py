@@ -1,18 +1,21 @@
 """text-claim-mismatch: a number the text quotes from a table that no cell of that table supports.
 
-A sentence quotes a table when it cites it ("Table 3") or names one of its rows and one of its columns.
-Its numbers with a decimal point and three significant digits or more are the candidates; numbers that
-set something ("γ = 1.5", "p < 0.05", "lr 1e-4"), spreads after "±", sizes and times ("7.5B", "2.3x",
-"12.5 hours"), version-like tokens ("GPT-3.5") and runs of bare numbers (a table or a figure's axis that
-leaked into the text) are not. A number is supported when, within rounding
-of both the text and the cell (interval arithmetic), it is a cell of the table, the difference of two cells
-of one row or column (in points, or relative in percent), or the mean of a row or column, on the fraction
-or the percent scale ("65.2%" for a printed 0.652).
+A sentence quotes a table when it cites it: all its numbers when the table is what the sentence is about
+("Table 3 shows ..."), only the number just before a citation in parentheses ("85.6% (Table 10)").
+Its numbers with a decimal point and two significant digits or more are the candidates; numbers that
+set something or bound it ("γ = 1.5", "p < 0.05", "less than 1.0"), spreads after "±", sizes and times
+("7.5B", "2.3x", "12.5 hours"), version-like tokens ("GPT-3.5") and runs of bare numbers (a table or a
+figure's axis that leaked into the text) are not. A number is supported when, within rounding
+of both the text and the cell (interval arithmetic), it is a cell of the table or the mean of a row or
+column, on the fraction or the percent scale ("65.2%" for a printed 0.652), or the difference of two cells
+of one row or column (in their units, or relative in percent for a number printed with "%").
 
-Only two kinds of sentences can flag an unsupported number, and only when it is on the scale of the
-table's values: one that pins the cell down (it names exactly one row and one column of the table, beside
-the number unless it cites the table, and the number is within half the cell's magnitude), and one that
-quotes the table elsewhere (another of its numbers is supported by the cited table). Which cell a
+Only two kinds of quotes can be flagged. One pins the cell down: the sentence names exactly one row and one
+column of the table and quotes a number within half the
+cell's magnitude that is neither that cell nor the mean of its row or column (quoting a neighbour's value
+for it is a misquote too). The other
+quotes a cited table elsewhere (another of its numbers is supported) and adds a number on the scale of the
+table's values that nothing above supports. Which cell a
 sentence means is read from its words, so a mismatch is likely, never proved.
 """
 
@@ -33,6 +36,7 @@ from pipeline.catalogue import compact_label
 _NUMBER = re.compile(r"(?<![\w.\-−±/])(?P<num>\d+\.\d+)(?P<pct>\s?%)?(?!\w|\.\d|\s?(?:[x×]|[KMBT]\b))")
 _SETTING_BEFORE = re.compile(
     r"(?:[=<>≤≥≈~±]|\+/-|\bp\s*|\b(?:lr|learning rate|dropout|decay|temperature|threshold|of size|top-?p|"
+    r"(?:less|more|greater|fewer|lower|higher|better|worse)\s+than|at\s+(?:least|most)|up\s+to|above|below|under|"
     r"version|v|sec(?:tion)?\.?|fig(?:ure)?\.?|eq\.?|table|appendix|§))\s*$",
     re.IGNORECASE,
 )
@@ -41,9 +45,10 @@ _UNIT_AFTER = re.compile(
     r"[GMK]B\b|GPU|TPU|tokens?|params?|parameters?|times|fold|°|kb|bp|mb)",
     re.IGNORECASE,
 )
-_MIN_LABEL = 3  # characters a row or column label needs before a sentence can be said to name it
+_MIN_LABEL = 3  # characters a lower-case row or column label needs before a sentence can be said to name it
+_MIN_DIGITS = 2  # significant digits a quoted number needs ("0.86", "84.0"; not "0.5")
 _MAX_PAIRS = 4000  # cell pairs tried for differences, per table
-_WINDOW = 60  # characters around a number within which an uncited sentence must name its row and column
+_CITATION = re.compile(r"\s*(?:\[[^\]]*\]|\([^)]*(?:\d{4}|et al)[^)]*\))")
 _RUN = re.compile(r"(?:[-−]?\d[\d.,]*%?\s+){2,}[-−]?\d[\d.,]*%?")  # numbers in a row: a table or an axis in the text
 
 
@@ -65,28 +70,43 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
     seen: set[tuple[int, str]] = set()
     for sentence in inp.text.sentences:
         quotes = _quotes(sentence.text)
-        if not quotes:
+        keys = sorted(k for k in cited_tables(sentence.text) if k in by_key)
+        if not quotes or not keys:
             continue
-        cited = [by_key[k] for k in sorted(cited_tables(sentence.text)) if k in by_key]
-        for views in cited or [[v] for v in inp.views]:
-            view = views[0]
+        every = [v for k in keys for v in by_key[k]]
+        supported = [q for q in quotes if any(_supported(inp, v, q.number) for v in every)]
+        for key in keys:
+            view = by_key[key][0]
+            bound = _bound(sentence.text, key, quotes)
             pinned = _pinned_cell(view, sentence.text)
-            if not cited and pinned is None:
-                continue
-            supported = [q for q in quotes if any(_supported(inp, v, q.number) for v in views)]
-            for quote in quotes:
-                if quote in supported or not _on_scale(view, quote.number):
-                    continue
-                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing, and
-                # without a citation the names must stand beside the number
+            anchored = any(q in supported for q in bound)
+            if pinned is not None and any(_supported_at(view, pinned, q.number) for q in bound):
+                pinned = None  # the named cell is quoted right; the other numbers are about something else
+            for quote in bound:
+                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing
                 pin = pinned if pinned is not None and _near(view.numbers[pinned], quote.number) else None
-                if pin is not None and not cited and not _beside(view, pin, sentence.text, quote):
-                    pin = None
-                anchored = bool(cited) and bool(supported)
-                if (pin is not None or anchored) and (id(view), quote.number.text + sentence.text) not in seen:
+                if pin is not None:
+                    wrong = not _supported_at(view, pin, quote.number)
+                else:
+                    wrong = anchored and quote not in supported and _on_scale(view, quote.number)
+                if wrong and (id(view), quote.number.text + sentence.text) not in seen:
                     seen.add((id(view), quote.number.text + sentence.text))
                     issues.append(_issue(view, sentence, quote, pin, supported))
     return issues
+
+
+def _bound(text: str, key: str, quotes: list[_Quote]) -> list[_Quote]:
+    """The quotes a citation of table ``key`` covers: all of them when the sentence is about the table ("Table 3
+    shows ..."), else (a parenthesis, "85.6% (Table 10) and 83.8% (Table 11)") the nearest number before it."""
+    bound: list[_Quote] = []
+    for match in re.finditer(rf"\bTab(?:les?|s?\.)\s*{re.escape(key)}\b", text, re.IGNORECASE):
+        opening = text.rfind("(", 0, match.start())
+        if opening < 0 or text.count(")", opening, match.start()):
+            return quotes  # not inside parentheses
+        before = [q for q in quotes if q.start < opening]
+        if before:
+            bound.append(before[-1])
+    return bound
 
 
 def _quotes(text: str) -> list[_Quote]:
@@ -99,7 +119,7 @@ def _quotes(text: str) -> list[_Quote]:
         if _SETTING_BEFORE.search(before) or _UNIT_AFTER.match(after):
             continue
         number = parse_printed(match.group("num") + (match.group("pct") or "").strip())
-        if number is not None and _significant(match.group("num")) >= 3:
+        if number is not None and _significant(match.group("num")) >= _MIN_DIGITS:
             quotes.append(_Quote(number, match.start()))
     return quotes
 
@@ -114,9 +134,21 @@ def _scaled(number: PrintedNumber) -> list[Interval]:
     return [interval, interval.scaled(Fraction(1, 100)), interval.scaled(Fraction(100))]
 
 
+def _supported_at(view: TableView, pos: Pos, number: PrintedNumber) -> bool:
+    """A quote of a named cell: that cell, or the mean of its row or column, on any scale."""
+    lines = [[n for p, n in view.numbers.items() if p[axis] == pos[axis]] for axis in (0, 1)]
+    candidates = [view.numbers[pos].interval] + [_mean(line) for line in lines if len(line) >= 2]
+    return any(c.overlaps(t) for c in candidates for t in _scaled(number))
+
+
+def _mean(numbers: list[PrintedNumber]) -> Interval:
+    low, high = (sum((getattr(n.interval, end) for n in numbers), Fraction(0)) for end in ("lo", "hi"))
+    return Interval(low / len(numbers), high / len(numbers))
+
+
 def _supported(inp: AuditInput, view: TableView, number: PrintedNumber) -> bool:
-    """A cell or a line's mean on any scale; a difference in the cells' units or in points of a percent; a
-    relative difference only for a number printed with "%"."""
+    """A cell or a line's mean on any scale; a difference of two cells in their own units; a relative
+    difference only for a number printed with "%"."""
     targets = _scaled(number)
     key = ("claims-derived", id(view))
     if key not in inp.cache:
@@ -124,7 +156,7 @@ def _supported(inp: AuditInput, view: TableView, number: PrintedNumber) -> bool:
     cells, means, differences, relative = inp.cache[key]
     if any(c.overlaps(t) for c in cells + means for t in targets):
         return True
-    if any(d.overlaps(t) for d in differences for t in targets[:2]):
+    if any(d.overlaps(number.interval) for d in differences):
         return True
     return number.percent and any(r.overlaps(number.interval) for r in relative)
 
@@ -141,8 +173,7 @@ def _derived(view: TableView) -> tuple[list[Interval], list[Interval], list[Inte
     pairs = 0
     for numbers in lines.values():
         if len(numbers) >= 2:
-            low, high = (sum((getattr(n.interval, end) for n in numbers), Fraction(0)) for end in ("lo", "hi"))
-            means.append(Interval(low / len(numbers), high / len(numbers)))
+            means.append(_mean(numbers))
         for a, b in combinations(numbers, 2):
             pairs += 1
             if pairs > _MAX_PAIRS:
@@ -176,13 +207,6 @@ def _on_scale(view: TableView, number: PrintedNumber) -> bool:
     return any(lo <= t.lo and t.hi <= hi for t in _scaled(number))
 
 
-def _beside(view: TableView, pos: Pos, text: str, quote: _Quote) -> bool:
-    """The row's and the column's names both within a short span of the number."""
-    window = text[max(0, quote.start - _WINDOW) : quote.start + _WINDOW]
-    row, col = view.row_labels.get(pos[0], "").split(" / ")[-1], view.leaf(pos[1])
-    return _names(window, row) and _names(window, col)
-
-
 def _near(cell: PrintedNumber, number: PrintedNumber) -> bool:
     """Within half the cell's magnitude, on some scale: a misquote, not a number of another kind."""
     return any(abs(t.lo - cell.value) * 2 <= abs(cell.value) for t in _scaled(number))
@@ -197,10 +221,13 @@ def _pinned_cell(view: TableView, text: str) -> Pos | None:
 
 
 def _names(text: str, label: str) -> bool:
-    label = re.sub(r"\s*[\[(].*$", "", label).strip()  # "ConvS2S [9]", "KGI (Glass et al., 2021)"
-    if len(compact_label(label)) < _MIN_LABEL or re.fullmatch(r"[\d.,%\s]+", label):
+    """The text names the label as a whole word; short labels ("NT") only in their own capitals."""
+    label = _CITATION.sub("", label).strip()  # "ConvS2S [9]", "KGI (Glass et al., 2021)"
+    size = len(compact_label(label))
+    if size < 2 or re.fullmatch(r"[\d.,%\s]+", label) or (size < _MIN_LABEL and label.lower() == label):
         return False
-    return re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text, re.IGNORECASE) is not None
+    flags = re.IGNORECASE if size >= _MIN_LABEL else 0
+    return re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text, flags) is not None
 
 
 def _issue(view: TableView, sentence: Sentence, quote: _Quote, pinned: Pos | None, supported: list[_Quote]) -> Issue:
