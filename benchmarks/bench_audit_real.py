@@ -61,9 +61,10 @@ class Seen:
                 "severity": self.severity, "message": self.message, "verdict": "", "reason": ""}  # fmt: skip
 
 
-def load_judgements(folder: Path = JUDGED_DIR) -> dict[Key, dict]:
-    """Every judged finding of every *.jsonl file; a later line for the same key refines an earlier one."""
-    judged: dict[Key, dict] = {}
+def load_judgements(folder: Path = JUDGED_DIR) -> dict[Key, list[dict]]:
+    """Every judged finding of every *.jsonl file, by key. A key judged more than once (the check changed what
+    it says about the same cells) keeps every judgement; :func:`verdict_of` picks the one for the message."""
+    judged: dict[Key, list[dict]] = {}
     for path in sorted(folder.glob("*.jsonl")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -72,8 +73,15 @@ def load_judgements(folder: Path = JUDGED_DIR) -> dict[Key, dict]:
             if item.get("verdict") not in ("genuine", "false"):
                 raise SystemExit(f"{path}:{number}: verdict must be 'genuine' or 'false', not {item.get('verdict')!r}")
             key = (item["paper"], item["check"], item["table"], tuple(sorted(item["locators"])))
-            judged[key] = item
+            judged.setdefault(key, []).append(item)
     return judged
+
+
+def verdict_of(finding: Seen, judged: dict[Key, list[dict]]) -> str | None:
+    """The verdict on this finding: the judgement of its very message if there is one, else the key's last."""
+    items = judged.get(finding.key, [])
+    same = [item for item in items if item["message"] == finding.message]
+    return (same or items or [{}])[-1].get("verdict")
 
 
 def run_set(name: str, pdfs: list[Path], jobs: int) -> Path:
@@ -140,11 +148,11 @@ class Tally:
                 "precision": round(self.genuine / judged, 4) if judged else None}  # fmt: skip
 
 
-def tally(findings: list[Seen], judged: dict[Key, dict]) -> dict[str, dict[str, Tally]]:
+def tally(findings: list[Seen], judged: dict[Key, list[dict]]) -> dict[str, dict[str, Tally]]:
     """group name -> {"error": Tally, "error+warning": Tally, "needs-check": Tally} for every grouping."""
     table: dict[str, dict[str, Tally]] = defaultdict(lambda: defaultdict(Tally))
     for f in findings:
-        verdict = judged.get(f.key, {}).get("verdict")
+        verdict = verdict_of(f, judged)
         for group in ("all", f"set {f.set}", f"family {f.family}", f"check {f.check}"):
             if f.severity in JUDGED_SEVERITIES:
                 table[group]["error+warning"].add(verdict)
@@ -155,15 +163,16 @@ def tally(findings: list[Seen], judged: dict[Key, dict]) -> dict[str, dict[str, 
     return table
 
 
-def print_report(findings: list[Seen], judged: dict[Key, dict], papers: int) -> list[Seen]:
+def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: int) -> list[Seen]:
     table = tally(findings, judged)
-    print(f"{len(findings)} findings on {papers} audited papers; {len(judged)} judgements in {JUDGED_DIR.name}/")
+    count = sum(len(items) for items in judged.values())
+    print(f"{len(findings)} findings on {papers} audited papers; {count} judgements in {JUDGED_DIR.name}/")
     print("precision = genuine / judged (+N? = not judged yet)\n")
     print(f"{'group':42} {'errors':>18} {'errors+warnings':>20} {'needs-check':>16}")
     for group in sorted(table, key=lambda g: (g.split()[0] != "all", g.split()[0], g)):
         row = table[group]
         print(f"{group:42} {row['error'].cell():>18} {row['error+warning'].cell():>20} {row['needs-check'].cell():>16}")
-    unjudged = [f for f in findings if f.severity in LISTED_SEVERITIES and f.key not in judged]
+    unjudged = [f for f in findings if f.severity in LISTED_SEVERITIES and verdict_of(f, judged) is None]
     print(f"\nunjudged error/warning/needs-check findings: {len(unjudged)}")
     for f in unjudged:
         print(f"  [{f.set}] {f.paper} | {f.check} | {f.severity} | {f.table} | {'; '.join(f.locators)[:120]}")

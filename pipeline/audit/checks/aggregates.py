@@ -14,7 +14,7 @@ A line that is the mean of its block under a label that does not say so is a war
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.unlabelled import unlabelled_means
@@ -158,6 +158,10 @@ def evaluate(view: TableView, aggregate: Aggregate) -> list[Verdict]:
 
 
 def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
+    if aggregate.weighted_ok:  # an "Overall" the caption does not define: a mean, or a total (people pooled)?
+        as_total = replace(aggregate, kind="sum")
+        if sum(v.consistent for v in evaluate(view, as_total)) > sum(v.consistent for v in evaluate(view, aggregate)):
+            aggregate = as_total
     verdicts = [v for v in evaluate(view, aggregate) if not _statistic(view, v.pos)]
     if not verdicts:
         return []
@@ -166,9 +170,14 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
     notes = [_declined(view, where, unread, "cannot verify: parts unread (a cell among its parts is not a number)")]
     verdicts = [v for v in verdicts if v not in unread]
     notes = notes if unread else []
+    apart = [v for v in verdicts if not v.consistent and _other_magnitude(view, v, aggregate.kind)]
+    if apart:
+        notes.append(_declined(view, where, apart, "its parts are of another magnitude (counts beside a mean age, "
+                               "say): they are not what it aggregates"))  # fmt: skip
+        verdicts = [v for v in verdicts if v not in apart]
     bad = [v for v in verdicts if not v.consistent]
     good = len(verdicts) - len(bad)
-    if bad and not good:
+    if bad and not good and not aggregate.weighted_ok and not _caption_defines(view, aggregate):
         reason = (f"no cell of {where} is the {aggregate.kind} of the parts the layout suggests, so it probably "
                   "summarises something else (a pooled group, another statistic)")  # fmt: skip
         return [*notes, _declined(view, where, bad, reason)]
@@ -196,6 +205,22 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
     if good:
         issues.append(consistent_issue(view, aggregate.kind, where, [v for v in verdicts if v.consistent], "info"))
     return issues
+
+
+def _other_magnitude(view: TableView, verdict: Verdict, kind: str) -> bool:
+    """A mean under half its smallest part or over twice its largest (positive values): not a mean of them."""
+    if kind != "mean":
+        return False
+    values = [view.numbers[p].value for p in verdict.parts]
+    printed = verdict.printed.value
+    return min(values) > 0 and printed > 0 and (printed * 2 < min(values) or printed > 2 * max(values))
+
+
+def _caption_defines(view: TableView, aggregate: Aggregate) -> bool:
+    """The caption says what the line is ("Overall is the mean of the datasets", "Total is the sum of ...")."""
+    label = re.escape(aggregate.label.split(" / ")[-1].strip())
+    pattern = rf"(?<!\w){label}(?!\w)[^.;]{{0,60}}?\b(?:mean|averag\w*|sum|total)\b"
+    return bool(label) and re.search(pattern, view.table.caption, re.IGNORECASE) is not None
 
 
 def _certain(issue: Issue, aggregate: Aggregate) -> Issue:

@@ -10,8 +10,8 @@ of both the text and the cell (interval arithmetic), it is a cell of the table o
 column, on the fraction or the percent scale ("65.2%" for a printed 0.652), or the difference of two cells
 of one row or column (in their units, or relative in percent for a number printed with "%").
 
-Only two kinds of quotes can be flagged. One pins the cell down: the sentence names exactly one row and one
-column of the table and quotes a number within half the
+Only two kinds of quotes can be flagged. One pins the cell down: the sentence names a row and a column of
+the table (those named nearest the number) and quotes a number within half the
 cell's magnitude that is neither that cell nor the mean of its row or column (quoting a neighbour's value
 for it is a misquote too). The other
 quotes a cited table elsewhere (another of its numbers is supported) and adds a number on the scale of the
@@ -78,13 +78,14 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
         for key in keys:
             view = by_key[key][0]
             bound = _bound(sentence.text, key, quotes)
-            pinned = _pinned_cell(view, sentence.text)
+            pins = {id(q): _pinned_cell(view, sentence.text, q) for q in bound}
             anchored = any(q in supported for q in bound)
-            if pinned is not None and any(_supported_at(view, pinned, q.number) for q in bound):
-                pinned = None  # the named cell is quoted right; the other numbers are about something else
+            quoted_right = any(p is not None and _supported_at(view, p, q.number) for q in bound if (p := pins[id(q)]))
             for quote in bound:
-                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing
-                pin = pinned if pinned is not None and _near(view.numbers[pinned], quote.number) else None
+                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing, nor
+                # does one when the sentence quotes a named cell right (its other numbers are about something else)
+                pinned = pins[id(quote)]
+                pin = pinned if pinned and not quoted_right and _near(view.numbers[pinned], quote.number) else None
                 if pin is not None:
                     wrong = not _supported_at(view, pin, quote.number)
                 else:
@@ -212,22 +213,28 @@ def _near(cell: PrintedNumber, number: PrintedNumber) -> bool:
     return any(abs(t.lo - cell.value) * 2 <= abs(cell.value) for t in _scaled(number))
 
 
-def _pinned_cell(view: TableView, text: str) -> Pos | None:
-    """The one cell whose row and column the sentence both names, if exactly one."""
-    rows = [r for r in view.body_rows if _names(text, view.row_labels.get(r, "").split(" / ")[-1])]
-    cols = [c for c in view.value_cols if _names(text, view.leaf(c))]
-    cells = [(r, c) for r in rows for c in cols if (r, c) in view.numbers]
-    return cells[0] if len(cells) == 1 else None
+def _pinned_cell(view: TableView, text: str, quote: _Quote) -> Pos | None:
+    """The cell at the row and the column the sentence names nearest to the number (each nearest by itself)."""
+    row = _nearest({r: _named_at(text, view.row_labels.get(r, "").split(" / ")[-1]) for r in view.body_rows}, quote)
+    col = _nearest({c: _named_at(text, view.leaf(c)) for c in view.value_cols}, quote)
+    return (row, col) if row is not None and col is not None and (row, col) in view.numbers else None
 
 
-def _names(text: str, label: str) -> bool:
-    """The text names the label as a whole word; short labels ("NT") only in their own capitals."""
+def _nearest(spots: dict[int, list[int]], quote: _Quote) -> int | None:
+    distances = sorted((min(abs(p - quote.start) for p in places), index) for index, places in spots.items() if places)
+    if not distances or (len(distances) > 1 and distances[0][0] == distances[1][0]):
+        return None
+    return distances[0][1]
+
+
+def _named_at(text: str, label: str) -> list[int]:
+    """Where the text names the label as a whole word; short labels ("NT", "H4") only in their own capitals."""
     label = _CITATION.sub("", label).strip()  # "ConvS2S [9]", "KGI (Glass et al., 2021)"
     size = len(compact_label(label))
     if size < 2 or re.fullmatch(r"[\d.,%\s]+", label) or (size < _MIN_LABEL and label.lower() == label):
-        return False
+        return []
     flags = re.IGNORECASE if size >= _MIN_LABEL else 0
-    return re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text, flags) is not None
+    return [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text, flags)]
 
 
 def _issue(view: TableView, sentence: Sentence, quote: _Quote, pinned: Pos | None, supported: list[_Quote]) -> Issue:

@@ -1,16 +1,11 @@
 """value-out-of-range: a value outside its metric's valid range in the catalogue.
 
-Evidence: an error needs the metric named by the cell's own column header or row label (not only by a
-parent header, the caption or the mapping) and a line mostly in range (at least two thirds of three or more
-values); anything less is a warning that says why. A line with more than a third of its values out of range
-probably reports another quantity, and a column headed by a bare sign or symbol under a metric ("+", "−":
-wins and losses under "Sensitivity") reports something about the metric, not the metric: both are declined.
-
-Fractions printed as percentages are common, so a metric bounded by [-1, 1] is read on the percent scale
-when its cells carry "%" or most of the table's values of that metric exceed 1 in magnitude. A value is
-out of range only if its whole printed-precision interval is. Where only the caption names the metric, a
-short line (fewer than three cells) is judged by its neighbours: a value is flagged only beside in-range
-values of that metric and printed on their scale, and a line mostly out of range is noted, not flagged.
+Evidence: an error needs the metric named by the cell's own column header or row label, or by a caption
+naming no other metric (not only by a parent header or the mapping), and, for a value above the range, most
+values of that metric in range (two thirds of three or more); anything less is a warning that says why. A
+line with more than a third of its values out of range probably reports another quantity, and a column
+headed by a bare sign or symbol under a metric ("+", "−": wins and losses under "Sensitivity") reports
+something about the metric, not the metric: both are declined.
 """
 
 from __future__ import annotations
@@ -78,13 +73,17 @@ def _weigh(inp: AuditInput, view: TableView, issue: Issue, metrics: dict[Pos, Ce
     return issue
 
 
-_ORIGINS = {"caption": "the caption", "header": "a header above the column's own", "row": "a row label above the "
+_ORIGINS = {"header": "a header above the column's own", "row": "a row label above the "
             "cell's own", "record": "the mapping of the cell"}  # fmt: skip
 
 
 def _named_at_cell(inp: AuditInput, view: TableView, pos: Pos, metric: CellMetric) -> bool:
+    """The cell's own column header or row label names the metric, or the caption names it as the table's only
+    metric while no header names any (the caption then speaks for every cell)."""
     if inp.catalogue is None or metric.metric is None:
         return False
+    if metric.origin == "caption":
+        return True
     own = [view.leaf(pos[1]), view.text(pos[0], view.table.stub_cols - 1) if view.table.stub_cols else ""]
     return any(m.id == metric.metric.id for label in own if label for _, m in metrics_named(inp.catalogue, label))
 
