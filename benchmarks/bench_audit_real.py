@@ -24,6 +24,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.audit.checks import CHECKS
+
 ROOT = Path(__file__).resolve().parents[1]
 JUDGED_DIR = ROOT / "benchmarks" / "realpapers"
 WORK_DIR = ROOT / ".bench" / "realpapers"
@@ -151,6 +153,8 @@ class Tally:
 def tally(findings: list[Seen], judged: dict[Key, list[dict]]) -> dict[str, dict[str, Tally]]:
     """group name -> {"error": Tally, "error+warning": Tally, "needs-check": Tally} for every grouping."""
     table: dict[str, dict[str, Tally]] = defaultdict(lambda: defaultdict(Tally))
+    for check in CHECKS:  # every check has a line, those that found nothing too
+        table[f"check {check.id}"] = defaultdict(Tally)
     for f in findings:
         verdict = verdict_of(f, judged)
         for group in ("all", f"set {f.set}", f"family {f.family}", f"check {f.check}"):
@@ -167,6 +171,9 @@ def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: in
     table = tally(findings, judged)
     count = sum(len(items) for items in judged.values())
     print(f"{len(findings)} findings on {papers} audited papers; {count} judgements in {JUDGED_DIR.name}/")
+    items = [item for group in judged.values() for item in group]
+    genuine = sum(item["verdict"] == "genuine" for item in items)
+    print(f"on record: {genuine} genuine, {len(items) - genuine} false (findings of earlier versions included)")
     print("precision = genuine / judged (+N? = not judged yet)\n")
     print(f"{'group':42} {'errors':>18} {'errors+warnings':>20} {'needs-check':>16}")
     for group in sorted(table, key=lambda g: (g.split()[0] != "all", g.split()[0], g)):
