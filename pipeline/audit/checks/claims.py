@@ -12,8 +12,8 @@ of one row or column (in their units, or relative in percent for a number printe
 
 Only two kinds of quotes can be flagged. One pins the cell down: the sentence names a row and a column of
 the table (those named nearest the number) and quotes a number within half the
-cell's magnitude that is neither that cell nor the mean of its row or column (quoting a neighbour's value
-for it is a misquote too). The other
+cell's magnitude that is not that cell (nor, in a sentence speaking of an average, the mean of its row or
+column; quoting a neighbour's value for it is a misquote too). The other
 quotes a cited table elsewhere (another of its numbers is supported) and adds a number on the scale of the
 table's values that nothing above supports. Which cell a
 sentence means is read from its words, so a mismatch is likely, never proved.
@@ -46,6 +46,7 @@ _UNIT_AFTER = re.compile(
     re.IGNORECASE,
 )
 _MIN_LABEL = 3  # characters a lower-case row or column label needs before a sentence can be said to name it
+_AVERAGE = re.compile(r"\b(?:average|averaged|mean|overall|on avg\.?)\b", re.IGNORECASE)
 _MIN_DIGITS = 2  # significant digits a quoted number needs ("0.86", "84.0"; not "0.5")
 _MAX_PAIRS = 4000  # cell pairs tried for differences, per table
 _CITATION = re.compile(r"\s*(?:\[[^\]]*\]|\([^)]*(?:\d{4}|et al)[^)]*\))")
@@ -80,14 +81,15 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
             bound = _bound(sentence.text, key, quotes)
             pins = {id(q): _pinned_cell(view, sentence.text, q) for q in bound}
             anchored = any(q in supported for q in bound)
-            quoted_right = any(p is not None and _supported_at(view, p, q.number) for q in bound if (p := pins[id(q)]))
+            averaged = _AVERAGE.search(sentence.text) is not None
+            quoted_right = any(_supported_at(view, p, q.number, averaged) for q in bound if (p := pins[id(q)]))
             for quote in bound:
                 # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing, nor
                 # does one when the sentence quotes a named cell right (its other numbers are about something else)
                 pinned = pins[id(quote)]
                 pin = pinned if pinned and not quoted_right and _near(view.numbers[pinned], quote.number) else None
                 if pin is not None:
-                    wrong = not _supported_at(view, pin, quote.number)
+                    wrong = not _supported_at(view, pin, quote.number, averaged)
                 else:
                     wrong = anchored and quote not in supported and _on_scale(view, quote.number)
                 if wrong and (id(view), quote.number.text + sentence.text) not in seen:
@@ -135,10 +137,11 @@ def _scaled(number: PrintedNumber) -> list[Interval]:
     return [interval, interval.scaled(Fraction(1, 100)), interval.scaled(Fraction(100))]
 
 
-def _supported_at(view: TableView, pos: Pos, number: PrintedNumber) -> bool:
-    """A quote of a named cell: that cell, or the mean of its row or column, on any scale."""
+def _supported_at(view: TableView, pos: Pos, number: PrintedNumber, averaged: bool) -> bool:
+    """A quote of a named cell: that cell on any scale, or the mean of its row or column when the sentence
+    speaks of an average."""
     lines = [[n for p, n in view.numbers.items() if p[axis] == pos[axis]] for axis in (0, 1)]
-    candidates = [view.numbers[pos].interval] + [_mean(line) for line in lines if len(line) >= 2]
+    candidates = [view.numbers[pos].interval] + [_mean(line) for line in lines if averaged and len(line) >= 2]
     return any(c.overlaps(t) for c in candidates for t in _scaled(number))
 
 
