@@ -24,11 +24,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.audit.checks import CHECKS
+
 ROOT = Path(__file__).resolve().parents[1]
 JUDGED_DIR = ROOT / "benchmarks" / "realpapers"
 WORK_DIR = ROOT / ".bench" / "realpapers"
 SETS = {"papers": ("corpus", "papers"), "journals": ("corpus", "journals", "papers")}
 JUDGED_SEVERITIES = ("error", "warning")
+LISTED_SEVERITIES = (*JUDGED_SEVERITIES, "needs-check")  # needs-check findings are judged too, counted apart
 
 Key = tuple[str, str, str, tuple[str, ...]]
 
@@ -60,9 +63,10 @@ class Seen:
                 "severity": self.severity, "message": self.message, "verdict": "", "reason": ""}  # fmt: skip
 
 
-def load_judgements(folder: Path = JUDGED_DIR) -> dict[Key, dict]:
-    """Every judged finding of every *.jsonl file; a later line for the same key refines an earlier one."""
-    judged: dict[Key, dict] = {}
+def load_judgements(folder: Path = JUDGED_DIR) -> dict[Key, list[dict]]:
+    """Every judged finding of every *.jsonl file, by key. A key judged more than once (the check changed what
+    it says about the same cells) keeps every judgement; :func:`verdict_of` picks the one for the message."""
+    judged: dict[Key, list[dict]] = {}
     for path in sorted(folder.glob("*.jsonl")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -71,8 +75,15 @@ def load_judgements(folder: Path = JUDGED_DIR) -> dict[Key, dict]:
             if item.get("verdict") not in ("genuine", "false"):
                 raise SystemExit(f"{path}:{number}: verdict must be 'genuine' or 'false', not {item.get('verdict')!r}")
             key = (item["paper"], item["check"], item["table"], tuple(sorted(item["locators"])))
-            judged[key] = item
+            judged.setdefault(key, []).append(item)
     return judged
+
+
+def verdict_of(finding: Seen, judged: dict[Key, list[dict]]) -> str | None:
+    """The verdict on this finding: the judgement of its very message if there is one, else the key's last."""
+    items = judged.get(finding.key, [])
+    same = [item for item in items if item["message"] == finding.message]
+    return (same or items or [{}])[-1].get("verdict")
 
 
 def run_set(name: str, pdfs: list[Path], jobs: int) -> Path:
@@ -96,9 +107,11 @@ def _litaudit(workspace: Path, *args: str) -> None:
         print(f"  litaudit {' '.join(args)}: exit {done.returncode}: {' | '.join(tail)}", file=sys.stderr)
 
 
-def read_findings(name: str, workspace: Path) -> list[Seen]:
+def read_findings(name: str, workspace: Path) -> tuple[list[Seen], int]:
+    """The findings of every audited paper of the set, and how many papers were audited."""
     seen = []
-    for path in sorted((workspace / "audits").glob("*/findings.json")):
+    paths = sorted((workspace / "audits").glob("*/findings.json"))
+    for path in paths:
         document = json.loads(path.read_text(encoding="utf-8"))
         paper = str(document["source"]["id"]).removeprefix("local:")
         for f in document["findings"]:
@@ -106,7 +119,7 @@ def read_findings(name: str, workspace: Path) -> list[Seen]:
             table = f.get("table_label") or ""
             certainty = f.get("certainty", "")
             seen.append(Seen(name, paper, f["check"], table, locators, f["severity"], f["message"], certainty))
-    return seen
+    return seen, len(paths)
 
 
 @dataclass
@@ -137,11 +150,13 @@ class Tally:
                 "precision": round(self.genuine / judged, 4) if judged else None}  # fmt: skip
 
 
-def tally(findings: list[Seen], judged: dict[Key, dict]) -> dict[str, dict[str, Tally]]:
+def tally(findings: list[Seen], judged: dict[Key, list[dict]]) -> dict[str, dict[str, Tally]]:
     """group name -> {"error": Tally, "error+warning": Tally, "needs-check": Tally} for every grouping."""
     table: dict[str, dict[str, Tally]] = defaultdict(lambda: defaultdict(Tally))
+    for check in CHECKS:  # every check has a line, those that found nothing too
+        table[f"check {check.id}"] = defaultdict(Tally)
     for f in findings:
-        verdict = judged.get(f.key, {}).get("verdict")
+        verdict = verdict_of(f, judged)
         for group in ("all", f"set {f.set}", f"family {f.family}", f"check {f.check}"):
             if f.severity in JUDGED_SEVERITIES:
                 table[group]["error+warning"].add(verdict)
@@ -152,17 +167,20 @@ def tally(findings: list[Seen], judged: dict[Key, dict]) -> dict[str, dict[str, 
     return table
 
 
-def print_report(findings: list[Seen], judged: dict[Key, dict]) -> list[Seen]:
+def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: int) -> list[Seen]:
     table = tally(findings, judged)
-    papers = len({(f.set, f.paper) for f in findings})
-    print(f"{len(findings)} findings on {papers} audited papers; {len(judged)} judgements in {JUDGED_DIR.name}/")
+    count = sum(len(items) for items in judged.values())
+    print(f"{len(findings)} findings on {papers} audited papers; {count} judgements in {JUDGED_DIR.name}/")
+    items = [item for group in judged.values() for item in group]
+    genuine = sum(item["verdict"] == "genuine" for item in items)
+    print(f"on record: {genuine} genuine, {len(items) - genuine} false (findings of earlier versions included)")
     print("precision = genuine / judged (+N? = not judged yet)\n")
     print(f"{'group':42} {'errors':>18} {'errors+warnings':>20} {'needs-check':>16}")
     for group in sorted(table, key=lambda g: (g.split()[0] != "all", g.split()[0], g)):
         row = table[group]
         print(f"{group:42} {row['error'].cell():>18} {row['error+warning'].cell():>20} {row['needs-check'].cell():>16}")
-    unjudged = [f for f in findings if f.severity in JUDGED_SEVERITIES and f.key not in judged]
-    print(f"\nunjudged error/warning findings: {len(unjudged)}")
+    unjudged = [f for f in findings if f.severity in LISTED_SEVERITIES and verdict_of(f, judged) is None]
+    print(f"\nunjudged error/warning/needs-check findings: {len(unjudged)}")
     for f in unjudged:
         print(f"  [{f.set}] {f.paper} | {f.check} | {f.severity} | {f.table} | {'; '.join(f.locators)[:120]}")
         print(f"      {f.message[:200]}")
@@ -181,16 +199,18 @@ def main() -> int:
         print(f"bench-audit-real: skipped, {args.shared}/corpus not found (the real papers live in ../shared)")
         return 0
     findings: list[Seen] = []
+    papers = 0
     for name, parts in SETS.items():
         pdfs = sorted(args.shared.joinpath(*parts).glob("*.pdf"))
         workspace = WORK_DIR / name if args.no_run else run_set(name, pdfs, args.jobs)
-        findings += read_findings(name, workspace)
+        found, audited = read_findings(name, workspace)
+        findings, papers = findings + found, papers + audited
     judged = load_judgements()
     if args.json:
         table = tally(findings, judged)
         print(json.dumps({g: {k: t.as_dict() for k, t in row.items()} for g, row in table.items()}, indent=2))
         return 0
-    unjudged = print_report(findings, judged)
+    unjudged = print_report(findings, judged, papers)
     if args.unjudged:
         lines = [json.dumps(f.template(), sort_keys=True) for f in unjudged]
         args.unjudged.write_text("".join(line + "\n" for line in lines), encoding="utf-8")

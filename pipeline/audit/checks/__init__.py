@@ -8,6 +8,7 @@ from pipeline.audit.checks.aggregates import check_aggregates
 from pipeline.audit.checks.base import Check, Issue
 from pipeline.audit.checks.bold import check_bold
 from pipeline.audit.checks.captions import check_caption_counts
+from pipeline.audit.checks.claims import check_text_claims
 from pipeline.audit.checks.contradiction import check_contradictions
 from pipeline.audit.checks.datasets import check_reused_datasets
 from pipeline.audit.checks.definitions import check_undefined_metrics
@@ -81,6 +82,14 @@ CHECKS: tuple[Check, ...] = (
         "A dataset the catalogue knows from another benchmark, reported under this paper's own protocol.",
         check_reused_datasets,
         needs=("catalogue",),
+    ),
+    Check(
+        "text-claim-mismatch",
+        "warning",
+        "A number the text quotes from a table (citing it, or naming its row and column) that no cell, difference "
+        "or mean of that table gives within rounding.",
+        check_text_claims,
+        needs=("text",),
     ),
     Check(
         "duplicate-values",
