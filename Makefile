@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-release bench-probe bench-faults bench-scale bench-extract-speed clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-faults bench-scale bench-extract-speed clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ bench-genbench: $(VENV)/.installed
 
 bench-audit: $(VENV)/.installed
 	$(PY) benchmarks/bench_audit.py --shared $(SHARED)
+
+# Audit precision on the real papers of ../shared against benchmarks/realpapers/*.jsonl (work in .bench/realpapers/).
+bench-audit-real: $(VENV)/.installed
+	$(PY) benchmarks/bench_audit_real.py --shared $(SHARED)
 
 bench-probe: $(VENV)/.installed
 	$(PY) benchmarks/bench_probe.py

@@ -3,8 +3,11 @@
 Clean tables (generated GenBench-style tables with consistent text, and the real gold tables of
 ../shared/corpus/gold with their papers' text) are audited as they are, then with one error seeded at a
 time: a broken mean, a moved bold, an error-bar claim, a wrong model count, a value out of range, an
-undefined metric, a duplicated row, a contradicting citation, a dataset presented as new. Per check it
-prints precision and recall, and the false alarms (error or warning findings) on the untouched tables.
+undefined metric, a duplicated row, a contradicting citation, a dataset presented as new, a sentence
+misquoting a cell. Per check it prints precision and recall, and the false alarms (error or warning
+findings) on the untouched tables and on realistic negatives: clean tables laid out as real papers lay them
+out (bold scoped by the caption or by rules, settings rows, "a/b" parts of an average, complementary vote
+shares, ties, emphasis rows), where a naive check would raise one.
 
 A finding detects a seeded error when it is an error or warning of that check on the seeded table (and
 row, where the seed has one). Precision counts, per check, the findings of that check in the runs that
@@ -37,6 +40,7 @@ from pipeline.audit.checks.contradiction import OPPOSITIONS, sides
 from pipeline.audit.checks.uncertainty import claim_sentences, prints_uncertainty
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import parse_printed
+from pipeline.audit.labels import aggregate_kind
 from pipeline.audit.metrics import cell_metric
 from pipeline.audit.report_data import locator_position
 from pipeline.audit.tableview import TableView, view_table
@@ -143,9 +147,11 @@ def generated_case(rng: random.Random, paper: str, label: str) -> Case:
     unit = " (%)" if percent else ""
     caption = f"{metric}{unit} of the {WORDS[len(models)]} models on the {side} tasks ({split}). Best values in bold."
     extra = " Standard deviations over five seeds follow the ± sign." if spread else ""
+    t, m = rng.randrange(len(tasks)), rng.randrange(len(models))
+    quote = f" {models[m]} reaches {values[t][m]:.{digits}f}{'%' if percent else ''} on {tasks[t]}."
     text = paper_text_from_string(
         f"{label} reports {metric} on the {side} tasks, measured on the {split}.{extra} "
-        f"All models were fine-tuned with the same recipe. The strongest model differs between tasks."
+        f"All models were fine-tuned with the same recipe. The strongest model differs between tasks.{quote}"
     )
     return Case(paper, label, grid, 1, 1, caption, text, bold)
 
@@ -332,8 +338,74 @@ def seed_dataset(case: Case, rng: random.Random, catalogue: Catalogue) -> tuple[
     return out, Seed("dataset-reused", tuple(range(row, row + span.get("row_span", 1))))
 
 
+def seed_claim(case: Case, rng: random.Random, catalogue: Catalogue) -> tuple[Case, Seed] | None:
+    """A sentence quoting one cell, by its row and column, with its last two digits transposed (or, for two
+    significant digits, the last one slipped by a few units)."""
+    view = case.view()
+    labelled = [p for p in view.numbers if view.row_labels.get(p[0]) and view.leaf(p[1])]
+    cells = [p for p in labelled if not aggregate_kind(view.row_labels[p[0]]) and not aggregate_kind(view.leaf(p[1]))]
+    if case.real or not cells:
+        return None
+    pos = rng.choice(cells)
+    number = view.numbers[pos]
+    digits = re.sub(r"[^\d.]", "", number.text.split("±")[0])
+    if len(digits.replace(".", "").lstrip("0")) >= 3 and digits[-1] != digits[-2] and digits[-2] != ".":
+        shown = digits[:-2] + digits[-1] + digits[-2]  # two digits transposed: 0.652 for 0.625
+    else:
+        shown = _shift(digits, rng.choice((-1, 1)) * rng.randint(3, 6))  # a slip in the last digit
+    shown += "%" if number.percent else ""
+    sentence = Sentence(1, f"{view.row_labels[pos[0]]} reaches {shown} on {view.leaf(pos[1])} ({case.label}).")
+    return replace(case, text=case.text.with_sentences([sentence])), Seed("text-claim-mismatch", (pos[0],))
+
+
 SEEDERS = (seed_mean, seed_bold, seed_error_bars, seed_count, seed_range, seed_metric, seed_duplicate)
-SEEDERS += (seed_contradiction, seed_dataset)
+SEEDERS += (seed_contradiction, seed_dataset, seed_claim)
+
+
+# ---- realistic negatives ----------------------------------------------------------------------------------
+
+
+def negative_cases() -> list[Case]:
+    """Clean tables laid out as real papers lay them out, where a naive check would raise a false alarm."""
+    text = paper_text_from_string("Table 1 compares the methods. All runs use the same data.")
+
+    def case(name: str, grid: list[list[str | None]], bold: set[tuple[int, int]], caption: str, **kw: int) -> Case:
+        shape = kw.get("header_rows", 1), kw.get("stub_cols", 1)
+        return Case(f"neg-{name}", "Table 1", grid, *shape, caption, text, bold)
+
+    blank: list[str | None] = ["", "", "", ""]
+    return [
+        # bold scoped by the caption to a block below a rule; the baselines above score higher
+        case("caption-scoped", [["Method", "MNLI", "SST2", "QNLI"], ["FT", "87.6", "94.8", "92.8"], blank,
+             ["Prune", "84.0", "93.0", "90.1"], ["Ours", "86.4", "94.1", "91.7"]], {(4, 1), (4, 2), (4, 3)},
+             "Accuracy under 60% sparsity. The best-pruned results are bold."),
+        # two blocks set apart by a rule, each with its own best in bold
+        case("rule-blocks", [["Method", "Sensitivity", "Specificity", "Time (s)"],
+             ["A (g=6)", "0.7377", "0.6686", "224"], ["B", "0.6943", "0.6063", "62"], ["C", "0.6877", "0.5922", "8"],
+             blank, ["A (g=0.75)", "0.5540", "0.7920", "224"], ["D", "0.4906", "0.7535", "22"]],
+             {(1, 1), (1, 2), (3, 3), (5, 1), (5, 2), (6, 3)}, "Accuracies of the prediction methods."),
+        # a settings row above the times, and a fully bold row of the paper's own method
+        case("settings-row", [["Applications", "Hopper", "Walker", "Malware"],
+             ["Num. of samples", "3e5", "3e5", "32349"], ["StateMask", "15393", "2240", "50775"],
+             ["Ours", "12426", "1899", "41340"]],
+             {(3, 1), (3, 2), (3, 3)}, "Seconds to train the mask network on a fixed number of samples."),
+        # an average over parts some of which print two numbers ("a/b")
+        case("a-b-parts", [["Model", "Avg", "BoolQ", "CB", "CoPA", "RTE"],
+             ["X", "71.8", "76.4", "52.0/75.6", "92.0", "69.0"], ["Y", "90.4", "91.9", "94.4/96.0", "99.0", "95.9"]],
+             set(), "Results on SuperGLUE."),
+        # complementary vote shares in two columns
+        case("vote-shares", [["Method", "Babies", "Sunglasses", "Paintings"], ["Baseline", "33.3%", "20.0%", "33.3%"],
+             ["Ours", "66.7%", "80.0%", "66.7%"]], set(), "User study: share of votes."),
+        # a tie within rounding, both bold
+        case("tie", [["Model", "Task A", "Task B", "Task C"], ["NT", "0.613", "0.71", "0.58"],
+             ["Ours", "0.613", "0.74", "0.61"], ["Base", "0.598", "0.70", "0.55"]],
+             {(1, 1), (2, 1), (2, 2), (2, 3)}, "MCC; best values in bold."),
+        # parameters next to scores, the paper's own row bold throughout (emphasis)
+        case("emphasis-row", [["Method", "Params (M)", "Accuracy", "Params (M)", "Accuracy"],
+             ["L2P", "0.123", "77.87", "0.200", "62.90"], ["CODA-P", "3.917", "86.11", "3.994", "70.02"],
+             ["Ours", "0.645", "86.98", "0.617", "74.53"]], {(3, 1), (3, 2), (3, 3), (3, 4)},
+             "Added parameters and accuracy; ours in bold."),
+    ]  # fmt: skip
 
 
 # ---- scoring ----------------------------------------------------------------------------------------------
@@ -360,6 +432,7 @@ def main() -> int:
     catalogue = load_catalogue(ROOT / "config")
     rng = random.Random(20240611)
     cases = [generated_case(rng, f"gen-{p}", f"Table {t}") for p in range(args.papers) for t in (1, 2)]
+    negatives = negative_cases()
     real = gold_cases(args.shared) if (args.shared / "corpus" / "gold").is_dir() else []
     if not real:
         print(f"note: {args.shared}/corpus/gold not found; generated tables only", file=sys.stderr)
@@ -384,7 +457,11 @@ def main() -> int:
                     print([(f.locators_readable[:1], f.message[:90]) for f in findings if f not in hit])
                 tp[seed.check] += len(hit)
                 fp[seed.check] += max(0, len(findings) - len(hit) - _baseline(case, catalogue, seed.check))
-    report(tally, len(cases), len(real), time.perf_counter() - started, args.json)
+    for case in negatives:
+        for finding in case.audit(catalogue):
+            fp[finding.check] += 1
+            alarms["negatives"].append(f"{case.paper}: {finding.check}: {finding.message[:100]}")
+    report(tally, len(cases), len(real), len(negatives), time.perf_counter() - started, args.json)
     return 0
 
 
@@ -404,10 +481,10 @@ class Tally:
     fp: Counter[str] = field(default_factory=Counter)  # findings that do not
     injected: Counter[str] = field(default_factory=Counter)
     detected: Counter[str] = field(default_factory=Counter)
-    alarms: dict[str, list[str]] = field(default_factory=lambda: {"generated": [], "real": []})
+    alarms: dict[str, list[str]] = field(default_factory=lambda: {"generated": [], "real": [], "negatives": []})
 
 
-def report(tally: Tally, n_gen: int, n_real: int, seconds: float, as_json: bool) -> None:
+def report(tally: Tally, n_gen: int, n_real: int, n_neg: int, seconds: float, as_json: bool) -> None:
     tp, fp, injected, detected, alarms = tally.tp, tally.fp, tally.injected, tally.detected, tally.alarms
     rows = []
     for check in (c.id for c in CHECKS):
@@ -422,6 +499,8 @@ def report(tally: Tally, n_gen: int, n_real: int, seconds: float, as_json: bool)
         "clean_real_tables": n_real,
         "false_alarms_generated": alarms["generated"],
         "false_alarms_real": alarms["real"],
+        "realistic_negatives": n_neg,
+        "false_alarms_negatives": alarms["negatives"],
         "real_tables_with_false_alarms": len(real_tables),
         "false_alarms_per_20_real_tables": round(20 * len(alarms["real"]) / n_real, 2) if n_real else None,
         "seconds": round(seconds, 1),
@@ -441,7 +520,8 @@ def report(tally: Tally, n_gen: int, n_real: int, seconds: float, as_json: bool)
         f"false alarms on clean real tables: {len(alarms['real'])} on {len(real_tables)} of {n_real} tables "
         f"({summary['false_alarms_per_20_real_tables']} per 20 tables)"
     )
-    for line in alarms["real"] + alarms["generated"][:10]:
+    print(f"false alarms on realistic negatives: {len(alarms['negatives'])} on {n_neg} tables")
+    for line in alarms["real"] + alarms["negatives"] + alarms["generated"][:10]:
         print(f"  - {line}")
     print(f"time: {seconds:.1f} s")
 

@@ -320,7 +320,7 @@ class Finding:
 
     id: str
     check: str
-    severity: str  # "error" | "warning" | "info"
+    severity: str  # "error" | "warning" | "needs-check" | "info"
     message: str
     source_id: str
     table_label: str | None = None
@@ -331,6 +331,9 @@ class Finding:
     tolerance: Any = None
     record_ids: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    certainty: str = ""  # "proved" | "likely" | "unsure" | "declined" (pipeline/audit/checks/base.py)
+    reason: str = ""  # why the finding is no more certain than that (empty for a proof)
+    confidence: float | None = None  # the extractor's confidence in the table the finding points at
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -21,6 +21,7 @@ from pipeline.audit.context import AuditInput
 from pipeline.audit.text import paper_text_from_string, read_paper_text
 from pipeline.catalogue import load_catalogue
 from pipeline.fixtures.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
+from pipeline.fixtures.derived_paper import DERIVED_PAPERS, derived_paper
 from pipeline.fixtures.spec import PaperTruth, Planted
 from pipeline.model import Finding
 from pipeline.store import Workspace, safe_id
@@ -106,13 +107,16 @@ def test_planted_papers_plant_every_check_and_keep_clean_tables() -> None:
     for name in PLANTED_PAPERS:
         paper = audit_paper(name)
         # cross-table-mean needs a summary table and its dataset tables: shown on the GenBench paper instead
-        # (tests/test_genbench_paper.py) and in tests/test_cross_table.py
-        assert {p.check for p in paper.planted} == {c.id for c in CHECKS} - {"cross-table-mean"}, name
+        # (tests/test_genbench_paper.py) and in tests/test_cross_table.py; derived-* have their own papers
+        planted_elsewhere = {"cross-table-mean"} | {c.id for c in CHECKS if c.id.startswith("derived-")}
+        assert {p.check for p in paper.planted} == {c.id for c in CHECKS} - planted_elsewhere, name
         labels = {t.label for t in paper.tables()}
         assert paper.clean_tables and set(paper.clean_tables) <= labels
         assert not {p.table for p in paper.planted} & set(paper.clean_tables)
     clean = audit_paper("clean")
     assert clean.planted == () and set(clean.clean_tables) == {t.label for t in clean.tables()}
+    derived = {p.check for kind in DERIVED_PAPERS for p in derived_paper(kind).planted}
+    assert derived == {c.id for c in CHECKS if c.id.startswith("derived-")}  # one paper per relation kind
 
 
 # The general fixes the kept-aside papers called for, each on a small table or sentence ---------------------

@@ -48,6 +48,7 @@ def table_from_grid(
         stub_cols=stub_cols,
         cells=cells,
         engine="grid",
+        confidence=1.0,  # typed by hand or generated: nothing was guessed
     )
 
 

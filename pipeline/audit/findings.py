@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pipeline.audit.checks.base import Check, Issue
+from pipeline.audit.checks.base import Check, Issue, settle
 from pipeline.audit.context import AuditInput, table_key_of
 from pipeline.audit.tableview import TableView, view_table
 from pipeline.model import Finding, Table
 
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+SEVERITY_ORDER = {"error": 0, "warning": 1, "needs-check": 2, "info": 3}
 
 
 def _view_of(inp: AuditInput, table: Table) -> TableView:
@@ -21,7 +21,8 @@ def _view_of(inp: AuditInput, table: Table) -> TableView:
 
 
 def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
-    severity = issue.severity or check.severity
+    confidence = issue.table.confidence if issue.table is not None else None
+    settled = settle(issue.severity or check.severity, issue.certainty, issue.reason, confidence)
     locators, readable = [], []
     if issue.table is not None:
         view = _view_of(inp, issue.table)
@@ -45,7 +46,7 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
     return Finding(
         id=f"{check.id}:{digest}",
         check=check.id,
-        severity=severity,
+        severity=settled.severity,
         message=issue.message,
         source_id=inp.source_id,
         table_label=table_label,
@@ -55,6 +56,9 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
         found=issue.found,
         tolerance=issue.tolerance,
         details=details,
+        certainty=settled.certainty,
+        reason=settled.reason,
+        confidence=confidence,
     )
 
 

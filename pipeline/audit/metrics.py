@@ -27,8 +27,8 @@ _HIGHER = re.compile(
 # Labels of differences between scores ("Δ", "Accuracy increase"), which no score range bounds.
 DELTA = re.compile(r"Δ|∆|\b(?:diff\.?|difference|delta|change|gain|improvement|increase|decrease|drop)\b", re.I)
 # Labels naming a quantity other than a score (a size, a cost, a count): the caption's metric is not theirs.
-_QUANTITY = re.compile(
-    r"\b(?:time|seconds?|hours?|memory|mem|mb|gb|params?|parameters|size|speed(?:up)?|throughput|flops|"
+QUANTITY = re.compile(
+    r"\b(?:time|seconds?|hours?|memory|mem|mb|gb|params?|parameters?|size|speed(?:up)?|throughput|flops|"
     r"steps?|samples?|tokens?|epochs?|iterations?|batch|lr|learning rate|length|count|number)\b|#",
     re.IGNORECASE,
 )
@@ -52,6 +52,9 @@ def direction_cue(text: str) -> str | None:
     return "lower" if lower and not higher else ("higher" if higher and not lower else None)
 
 
+# A name applied like a function ("f1(m)", "f2(x)") is a symbol of the paper's, not the metric.
+_NOT_CALLED = r"(?!\(\s*[A-Za-z]\w{0,2}\s*\))"
+
 _PATTERNS: dict[int, tuple[Catalogue, list[tuple[re.Pattern[str], MetricDef]]]] = {}
 _NAMED: dict[tuple[int, str], list[tuple[str, MetricDef]]] = {}
 
@@ -67,7 +70,7 @@ def _alias_patterns(catalogue: Catalogue) -> list[tuple[re.Pattern[str], MetricD
     patterns = []
     for (alias, _), metric in sorted(forms.items(), key=lambda item: -len(item[0][0])):
         flags = 0 if len(alias) <= 4 and alias.upper() == alias else re.IGNORECASE
-        patterns.append((re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", flags), metric))
+        patterns.append((re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-]){_NOT_CALLED}", flags), metric))
     _PATTERNS[id(catalogue)] = (catalogue, patterns)
     return patterns
 
@@ -126,7 +129,7 @@ def _cell_metric(inp: AuditInput, view: TableView, pos: Pos) -> CellMetric | Non
             hit = _from_label(catalogue, label)
             if hit is not None:
                 return CellMetric(hit[0], hit[1], direction_cue(" ".join(labels)) or hit[1].direction, origin)
-            if _QUANTITY.search(label) or DELTA.search(label):
+            if QUANTITY.search(label) or DELTA.search(label):
                 return CellMetric(label, None, direction_cue(label), "cue")  # a size, a cost or a difference
     for text in (" ".join(header), " ".join(stub)):
         direction = direction_cue(text)

@@ -14,7 +14,7 @@ from pipeline.model import BBox, Table
 
 SCALE = 2.0  # 144 dpi: readable superscripts, small files
 MARGIN = 8.0  # points around the table region
-COLOURS = {"error": (204, 0, 0), "warning": (230, 126, 0), "info": (30, 100, 200)}
+COLOURS = {"error": (204, 0, 0), "warning": (230, 126, 0), "needs-check": (120, 90, 160), "info": (30, 100, 200)}
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def _render(page: pdfium.PdfPage, bbox: BBox, marks: list[CellMark]) -> bytes:
     bitmap = page.render(scale=SCALE, crop=(x0, height - bottom, width - x1, top))
     image = bitmap.to_pil().convert("RGB")
     draw = ImageDraw.Draw(image)
-    for mark in sorted(marks, key=lambda m: ("info", "warning", "error").index(m.severity)):
+    for mark in sorted(marks, key=lambda m: ("info", "needs-check", "warning", "error").index(m.severity)):
         colour = COLOURS.get(mark.severity, COLOURS["info"])
         box = [(mark.bbox[0] - x0 - 1.5) * SCALE, (mark.bbox[1] - top - 1.5) * SCALE]
         box += [(mark.bbox[2] - x0 + 1.5) * SCALE, (mark.bbox[3] - top + 1.5) * SCALE]

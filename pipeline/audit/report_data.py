@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import record_position, table_key_of
 from pipeline.audit.findings import SEVERITY_ORDER
 from pipeline.audit.reviews import Decision
@@ -123,7 +124,7 @@ def build_report(
         )
     placed = {r.record.id for s in sections for r in s.records}
     others = [row(r) for r in records if r.id not in placed]
-    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+    counts = {s: sum(f.severity == s for f in findings) for s in SEVERITIES}
     return Report(source_id, source_sha256, counts, checks, notes, paper, sections, others)
 
 
@@ -164,3 +165,14 @@ def plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(plain(v) for v in value)
     return str(value)
+
+
+def certainty(finding: Finding) -> str:
+    """How sure the finding is and why ("likely: the metric is named only by the caption"), with the table's
+    extraction confidence; empty for findings written before certainties existed."""
+    if not finding.certainty:
+        return ""
+    parts = [finding.certainty + (f": {finding.reason}" if finding.reason else "")]
+    if finding.confidence is not None:
+        parts.append(f"extraction confidence {finding.confidence:.2f}")
+    return "; ".join(parts)

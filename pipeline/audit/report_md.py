@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, plain
+from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain
 
-_MARK = {"error": "!!", "warning": "!", "info": "i"}
+_MARK = {"error": "!!", "warning": "!", "needs-check": "?", "info": "i"}
 _LISTED = 8  # record ids listed per finding; the records tables list every record with its findings
 
 
@@ -68,6 +68,8 @@ def _grid_cell(cell: GridCell) -> str:
 def _finding(item: Numbered) -> list[str]:
     f = item.finding
     lines = [f"{item.number}. **{f.severity}** `{f.check}` — {f.message}"]
+    if certainty(f):
+        lines.append(f"   - certainty: {certainty(f)}")
     for readable, locator in zip(f.locators_readable, f.locators, strict=False):
         lines.append(f"   - at {readable} (`{locator}`)")
     for name, value in (("expected", f.expected), ("found", f.found), ("tolerance", f.tolerance)):

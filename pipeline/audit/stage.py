@@ -12,6 +12,7 @@ from typing import Any
 from pipeline import __version__
 from pipeline.audit.attach import attach_findings
 from pipeline.audit.checks import CHECKS, CheckRun, run_checks
+from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import table_key_of
 from pipeline.audit.inputs import load_inputs
 from pipeline.audit.render import CellMark, render_tables
@@ -95,6 +96,6 @@ def _findings_document(
             {"id": s.id, "severity": s.severity, "summary": s.summary, "status": s.status, "reason": s.reason}
             for s in statuses
         ],
-        "summary": {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")},
+        "summary": {s: sum(f.severity == s for f in findings) for s in SEVERITIES},
         "findings": [f.to_dict() for f in findings],
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pipeline.audit.interval import PrintedNumber, parse_printed
 from pipeline.model import Locator, Table
@@ -20,6 +21,7 @@ class TableView:
     col_paths: dict[int, list[str]] = field(default_factory=dict)
     col_groups: dict[int, Pos | None] = field(default_factory=dict)  # the spanning header cell above a column
     row_groups: dict[int, int] = field(default_factory=dict)  # row -> first row of its group
+    blocks: dict[int, int] = field(default_factory=dict)  # body row -> first row of its block (see row_blocks)
     bold: set[Pos] = field(default_factory=set)
 
     def col_label(self, col: int) -> str:
@@ -68,6 +70,7 @@ def view_table(table: Table) -> TableView:
         view.col_paths[col] = _header_path(table, col)
         view.col_groups[col] = _group_cell(table, col)
     view.row_groups = _row_groups(table, view)
+    view.blocks = row_blocks(view)
     for row in range(table.header_rows, table.n_rows):
         view.row_labels[row] = _row_label(table, row)
         start = view.row_groups.get(row, row)
@@ -143,3 +146,40 @@ def _row_groups(table: Table, view: TableView) -> dict[int, int]:
         )
         groups[row] = spanning.row if spanning is not None and table.stub_cols > 1 else start
     return groups
+
+
+_RULE_GAP = 1.5  # a gap this many times the usual one between two rows is a rule (or a blank line)
+_RULE_GAP_MIN = 1.0  # ... and at least this many points wider
+
+
+def row_blocks(view: TableView) -> dict[int, int]:
+    """Body row -> first row of its block: rows set apart by a row printing no value (a blank line, a label
+    row), another row group, or a gap wider than the usual one between rows (a horizontal rule)."""
+    blocks: dict[int, int] = {}
+    wide = _wide_gaps(view)
+    start = previous = -1
+    for row in view.body_rows:
+        gap = previous < 0 or any(_prints_nothing(view, r) for r in range(previous + 1, row)) or row in wide
+        if gap or view.row_groups.get(row) != view.row_groups.get(previous):
+            start = row
+        blocks[row], previous = start, row
+    return blocks
+
+
+def _prints_nothing(view: TableView, row: int) -> bool:
+    return all(not view.text(row, c).strip() for c in range(view.table.stub_cols, view.table.n_cols))
+
+
+def _wide_gaps(view: TableView) -> set[int]:
+    """Body rows whose gap to the row above is much wider than the usual gap (from the cells' boxes)."""
+    spans: dict[int, tuple[float, float]] = {}
+    for cell in view.table.cells:
+        if cell.bbox is not None and cell.row_span == 1 and cell.row in view.body_rows:
+            top, bottom = spans.get(cell.row, (cell.bbox[1], cell.bbox[3]))
+            spans[cell.row] = (min(top, cell.bbox[1]), max(bottom, cell.bbox[3]))
+    rows = sorted(spans)
+    gaps = {b: spans[b][0] - spans[a][1] for a, b in pairwise(rows)}
+    if len(gaps) < 2:
+        return set()
+    usual = sorted(gaps.values())[len(gaps) // 4]
+    return {row for row, gap in gaps.items() if gap >= _RULE_GAP * max(usual, 0.5) and gap - usual >= _RULE_GAP_MIN}

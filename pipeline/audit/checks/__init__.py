@@ -8,10 +8,20 @@ from pipeline.audit.checks.aggregates import check_aggregates
 from pipeline.audit.checks.base import Check, Issue
 from pipeline.audit.checks.bold import check_bold
 from pipeline.audit.checks.captions import check_caption_counts
+from pipeline.audit.checks.claims import check_text_claims
 from pipeline.audit.checks.contradiction import check_contradictions
 from pipeline.audit.checks.cross_table import check_cross_table_means
 from pipeline.audit.checks.datasets import check_reused_datasets
 from pipeline.audit.checks.definitions import check_undefined_metrics
+from pipeline.audit.checks.derived import (
+    check_confusion,
+    check_deltas,
+    check_fscores,
+    check_rates,
+    check_repeated,
+    check_shares,
+    check_test_statistics,
+)
 from pipeline.audit.checks.duplicates import check_duplicates
 from pipeline.audit.checks.ranges import check_ranges
 from pipeline.audit.checks.uncertainty import check_error_bars
@@ -78,11 +88,26 @@ CHECKS: tuple[Check, ...] = (
         needs=("catalogue",),
     ),
     Check(
+        "text-claim-mismatch",
+        "warning",
+        "A number the text quotes from a table (citing it, or naming its row and column) that no cell, difference "
+        "or mean of that table gives within rounding.",
+        check_text_claims,
+        needs=("text",),
+    ),
+    Check(
         "duplicate-values",
         "warning",
         "Two rows or columns with identical values throughout.",
         check_duplicates,
     ),
+    Check("derived-fscore", "error", "An F1 above 2PR/(P+R) (equal to it when micro).", check_fscores),
+    Check("derived-rates", "error", "Diagnostic rates that no one prevalence reconciles.", check_rates),
+    Check("derived-shares", "error", "A percentage that is not its count over its total.", check_shares),
+    Check("derived-delta", "warning", "A gain or difference its own operands do not give.", check_deltas),
+    Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
+    Check("derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics),
+    Check("derived-repeated", "warning", "The same quantity printed twice with two values.", check_repeated),
 )
 
 

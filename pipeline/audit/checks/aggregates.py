@@ -13,7 +13,8 @@ A line that is the mean of its block under a label that does not say so is a war
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.unlabelled import unlabelled_means
@@ -27,7 +28,10 @@ from pipeline.audit.checks.verdicts import (
 from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind, column_key, may_be_weighted, row_dataset
 from pipeline.audit.metrics import DELTA
-from pipeline.audit.tableview import TableView
+from pipeline.audit.tableview import Pos, TableView
+
+# Columns or rows of statistics that no aggregate line sums or averages.
+STATISTIC = re.compile(r"(?<![\w-])(?:(?i:p[- ]?values?|q[- ]?values?|fdr)|[pP]|OR|HR|RR|CI|χ2)(?![\w-])")
 
 
 @dataclass
@@ -154,15 +158,32 @@ def evaluate(view: TableView, aggregate: Aggregate) -> list[Verdict]:
 
 
 def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
-    verdicts = evaluate(view, aggregate)
+    if aggregate.weighted_ok:  # an "Overall" the caption does not define: a mean, or a total (people pooled)?
+        as_total = replace(aggregate, kind="sum")
+        if sum(v.consistent for v in evaluate(view, as_total)) > sum(v.consistent for v in evaluate(view, aggregate)):
+            aggregate = as_total
+    verdicts = [v for v in evaluate(view, aggregate) if not _statistic(view, v.pos)]
     if not verdicts:
         return []
+    where = f"row '{aggregate.label}'" if aggregate.axis == "row" else f"column '{aggregate.label}'"
+    unread = [v for v in verdicts if not v.consistent and _unread_parts(view, aggregate, v)]
+    notes = [_declined(view, where, unread, "cannot verify: parts unread (a cell among its parts is not a number)")]
+    verdicts = [v for v in verdicts if v not in unread]
+    notes = notes if unread else []
+    apart = [v for v in verdicts if not v.consistent and _other_magnitude(view, v, aggregate.kind)]
+    if apart:
+        notes.append(_declined(view, where, apart, "its parts are of another magnitude (counts beside a mean age, "
+                               "say): they are not what it aggregates"))  # fmt: skip
+        verdicts = [v for v in verdicts if v not in apart]
     bad = [v for v in verdicts if not v.consistent]
     good = len(verdicts) - len(bad)
-    where = f"row '{aggregate.label}'" if aggregate.axis == "row" else f"column '{aggregate.label}'"
+    if bad and not good and not aggregate.weighted_ok and not _caption_defines(view, aggregate):
+        reason = (f"no cell of {where} is the {aggregate.kind} of the parts the layout suggests, so it probably "
+                  "summarises something else (a pooled group, another statistic)")  # fmt: skip
+        return [*notes, _declined(view, where, bad, reason)]
     weighted = aggregate.weighted_ok and not (good >= 2 and good > len(bad))  # most cells agree: a mean after all
-    pooled = [v for v in bad if weighted and (_within_parts(view, v) or _difference(view, v))]
-    notes = [_pooled_issue(view, where, pooled)] if pooled else []
+    pooled = [v for v in bad if weighted and (_within_parts(view, v) or _difference(view, v) or _total(view, v))]
+    notes += [_pooled_issue(view, where, pooled)] if pooled else []
     bad = [v for v in bad if v not in pooled]
     if not bad:
         consistent = [v for v in verdicts if v.consistent]
@@ -180,10 +201,73 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
             )
         ]
     severity = "warning" if weighted else "error"  # a pooled non-additive score (AUROC) may leave the range
-    issues = notes + [inconsistent_issue(view, aggregate.kind, where, v, severity) for v in bad]
+    issues = notes + [_certain(inconsistent_issue(view, aggregate.kind, where, v, severity), aggregate) for v in bad]
     if good:
         issues.append(consistent_issue(view, aggregate.kind, where, [v for v in verdicts if v.consistent], "info"))
     return issues
+
+
+def _other_magnitude(view: TableView, verdict: Verdict, kind: str) -> bool:
+    """A mean under half its smallest part or over twice its largest (positive values): not a mean of them."""
+    if kind != "mean":
+        return False
+    values = [view.numbers[p].value for p in verdict.parts]
+    printed = verdict.printed.value
+    return min(values) > 0 and printed > 0 and (printed * 2 < min(values) or printed > 2 * max(values))
+
+
+def _caption_defines(view: TableView, aggregate: Aggregate) -> bool:
+    """The caption says what the line is ("Overall is the mean of the datasets", "Total is the sum of ...")."""
+    label = re.escape(aggregate.label.split(" / ")[-1].strip())
+    pattern = rf"(?<!\w){label}(?!\w)[^.;]{{0,60}}?\b(?:mean|averag\w*|sum|total)\b"
+    return bool(label) and re.search(pattern, view.table.caption, re.IGNORECASE) is not None
+
+
+def _certain(issue: Issue, aggregate: Aggregate) -> Issue:
+    """A proof only when the layout alone gives the parts; parts picked as the best fit make it likely."""
+    if not aggregate.clear:
+        issue.certainty = "likely"
+        issue.reason = f"the parts were chosen as the best fit among {len(aggregate.candidates)} readings of the layout"
+    return issue
+
+
+def _unread_parts(view: TableView, aggregate: Aggregate, verdict: Verdict) -> list[Pos]:
+    """Cells among the parts' span that print something other than a number ("96.9/98.0", "-"): the printed
+    aggregate may include them, so the parts read cannot disprove it."""
+    row, col = verdict.pos
+    indices = [p[1] if aggregate.axis == "col" else p[0] for p in verdict.parts]
+    kinds = {aggregate.index}
+    span = range(min(indices), max(indices) + 1)
+    if aggregate.axis == "col":
+        cells = [(row, c) for c in span if c not in kinds and c >= view.table.stub_cols]
+    else:
+        cells = [(r, col) for r in span if r not in kinds and r >= view.table.header_rows]
+    return [p for p in cells if p not in view.numbers and view.text(*p).strip() and _part_of(view, aggregate, p)]
+
+
+def _part_of(view: TableView, aggregate: Aggregate, pos: Pos) -> bool:
+    """A cell on a line of the kind the aggregate averages (not a label row, not another aggregate)."""
+    if aggregate.axis == "col":
+        return aggregate_kind(view.leaf(pos[1])) is None
+    return pos[0] in view.body_rows and aggregate_kind(_stub_text(view, pos[0])) is None
+
+
+def _statistic(view: TableView, pos: Pos) -> bool:
+    """A p-value, odds ratio or test statistic: not something a mean or total row aggregates."""
+    return bool(STATISTIC.search(view.col_label(pos[1])) or STATISTIC.search(view.row_labels.get(pos[0], "")))
+
+
+def _declined(view: TableView, where: str, verdicts: list[Verdict], reason: str) -> Issue:
+    return Issue(
+        f"{where}: {len(verdicts)} cell(s) not the mean or sum of the parts read; {reason}",
+        table=view.table,
+        cells=[v.pos for v in verdicts],
+        severity="info",
+        subjects=[],
+        certainty="declined",
+        reason=reason,
+        details={"computations": [{"cell": list(v.pos), "computation": v.computation} for v in verdicts]},
+    )
 
 
 def _within_parts(view: TableView, verdict: Verdict) -> bool:
@@ -191,6 +275,12 @@ def _within_parts(view: TableView, verdict: Verdict) -> bool:
     parts = [view.numbers[p].interval for p in verdict.parts]
     low, high = min(i.lo for i in parts), max(i.hi for i in parts)
     return verdict.printed.interval.hi >= low and verdict.printed.interval.lo <= high
+
+
+def _total(view: TableView, verdict: Verdict) -> bool:
+    """An "Overall" that is the total of its parts (participants pooled over cohorts), not their mean."""
+    values = [view.numbers[p] for p in verdict.parts]
+    return aggregate_verdict(verdict.pos, verdict.printed, verdict.parts, values, "sum").consistent
 
 
 def _difference(view: TableView, verdict: Verdict) -> bool:
@@ -202,8 +292,8 @@ def _difference(view: TableView, verdict: Verdict) -> bool:
 
 def _pooled_issue(view: TableView, where: str, verdicts: list[Verdict]) -> Issue:
     return Issue(
-        f"{where} is not the unweighted mean of its parts in {len(verdicts)} cell(s) but lies within their range; "
-        "the caption does not call it a mean, so it may be pooled or weighted by the parts' sizes",
+        f"{where} is not the unweighted mean of its parts in {len(verdicts)} cell(s) but lies within their range "
+        "(or is their total); the caption does not call it a mean, so it may be pooled or weighted by the parts' sizes",
         table=view.table,
         cells=[v.pos for v in verdicts],
         severity="info",

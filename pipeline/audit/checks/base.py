@@ -1,4 +1,19 @@
-"""What a check is (an id, a severity, a function) and what it returns (issues pointing at cells)."""
+"""What a check is (an id, a severity, a function) and what it returns (issues pointing at cells).
+
+Evidence discipline, the rule every check follows and :func:`settle` enforces on every issue:
+
+- Each issue states its ``certainty``:
+  ``proved``   the problem follows by arithmetic on printed-precision intervals from cells the extractor read
+               with high confidence, with nothing guessed about what the cells mean: it may be an error;
+  ``likely``   it rests on a reading the check cannot prove (which metric a column holds, what bold compares,
+               what a caption means): a warning at most;
+  ``unsure``   the cells themselves may be misread: ``needs-check`` (shown to a reviewer, never an error);
+  ``declined`` the check could not judge (a part unread, no direction): info, and ``reason`` says why.
+- ``reason`` says, in one line, why an issue is less than proved (empty for a proof).
+- The table's extraction confidence travels with every finding. Below ``NEEDS_CHECK_BELOW`` any error or
+  warning becomes ``needs-check``; below ``PROOF_CONFIDENCE`` an error becomes a warning. The reason says so.
+A new check family needs nothing more than to set ``certainty`` and ``reason`` on the issues it returns.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +25,12 @@ from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import Pos
 from pipeline.model import Table
 
-SEVERITIES = ("error", "warning", "info")
+SEVERITIES = ("error", "warning", "needs-check", "info")
+CERTAINTIES = ("proved", "likely", "unsure", "declined")
+PROBLEMS = ("error", "warning")  # the severities that ask a reviewer to act; needs-check asks them to look
+NEEDS_CHECK_BELOW = 0.5  # extraction confidence under which no finding of a table counts as a problem
+PROOF_CONFIDENCE = 0.8  # extraction confidence an error's cells need
+_DEFAULT_CERTAINTY = {"error": "proved", "warning": "likely", "needs-check": "unsure", "info": "likely"}
 
 # Which records a finding concerns: the cells it points at, their whole rows or columns, the whole table
 # or every record of the paper.
@@ -32,6 +52,36 @@ class Issue:
     tolerance: Any = None
     severity: str | None = None  # overrides the check's default (e.g. "info" for a consistent aggregate)
     details: dict[str, Any] = field(default_factory=dict)
+    certainty: str | None = None  # see the module docstring; None: what the severity implies
+    reason: str = ""  # why the issue is less than proved, or why the check declined
+
+
+@dataclass(frozen=True)
+class Settled:
+    severity: str
+    certainty: str
+    reason: str
+
+
+def settle(severity: str, certainty: str | None, reason: str, confidence: float | None) -> Settled:
+    """The severity an issue may carry given its certainty and the extraction confidence of its table."""
+    certainty = certainty or _DEFAULT_CERTAINTY.get(severity, "likely")
+    reasons = [reason] if reason else []
+    if certainty == "declined":
+        return Settled("info", certainty, reason)
+    if certainty == "unsure" and severity in PROBLEMS:
+        severity = "needs-check"
+    if confidence is not None and severity in PROBLEMS and confidence < NEEDS_CHECK_BELOW:
+        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {NEEDS_CHECK_BELOW}): "
+                       "its cells may be misread, so check the page first")  # fmt: skip
+        severity, certainty = "needs-check", "unsure"
+    if severity == "error" and certainty != "proved":
+        severity = "warning"
+    if severity == "error" and confidence is not None and confidence < PROOF_CONFIDENCE:
+        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {PROOF_CONFIDENCE} "
+                       "needed for an error)")  # fmt: skip
+        severity, certainty = "warning", "likely"
+    return Settled(severity, certainty, "; ".join(reasons))
 
 
 @dataclass(frozen=True)

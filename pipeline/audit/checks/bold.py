@@ -6,20 +6,28 @@ its metric columns) or columns (split by row groups), whichever explains the bol
 Lines mix no units, spreads or named metrics (a percent column is its own line), leave out emphasis (a column
 or row printed bold throughout) and, when the caption restricts "best" to rows without a mark ("best among
 models trained only on ..."), the marked rows.
-The direction comes from the metric, else from the bold cells themselves when they agree.
-"Not best" is proved with printed-precision intervals, so ties and near-ties never count.
+The direction comes from the metric, else from the bold cells themselves when they agree; a quantity (Params,
+Time, Size, #) has a direction only when its own header or the caption gives one.
+Scope: rows are set apart in blocks (an empty row, a label row or a row group between them). Blocks without
+any bold value are reference rows (baselines above a rule, "best-pruned results are bold") and are left out;
+when every bolded column is bold once per block of some split of the rows, bold marks each block's best.
+Settings rows ("Num. of samples") are no competitors, a row or column printed bold throughout is emphasis,
+and when another reading of the layout explains every bold value the check says nothing.
+"Not best" is proved with printed-precision intervals, so ties and near-ties never count. A violation is
+likely, never proved: what the authors meant bold to compare is a reading of the layout.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice, product
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import PrintedNumber
 from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
-from pipeline.audit.metrics import cell_metric
+from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric
 from pipeline.audit.tableview import Pos, TableView
 
 BOLD_MEANS_BEST = re.compile(
@@ -33,7 +41,8 @@ _BOLD_MEANS_OVERLAP = re.compile(
 )
 _MARKS = "†‡*∗§¶"
 _RESTRICTED = re.compile(r"\bbest\s+among\b|\bamong\s+(?:the\s+)?(?:models|methods|systems)\b|\bexcluding\b", re.I)
-_COUNT_LABEL = re.compile(r"^\s*(?:#|no\.|number of|count|rank)", re.IGNORECASE)
+_COUNT_LABEL = re.compile(r"^\s*(?:#|no\.|num\.|number of|count|rank|n\b)", re.IGNORECASE)
+_MAX_SPLITS = 64  # block splits tried when bold repeats once per block
 _MOST = 0.75  # share of lines carrying a bold value above which a line without one is a best left plain
 
 
@@ -66,28 +75,56 @@ def check_bold(inp: AuditInput) -> list[Issue]:
 
 def _check_table(inp: AuditInput, view: TableView, says_best: bool) -> list[Issue]:
     bold = {p for p in view.bold if p in view.numbers}
-    comparable = {p for p in view.numbers if not _set_apart(view, p)}
+    blocks = view.blocks
+    comparable = {p for p in view.numbers if not _set_apart(view, p) and not _reference(blocks, bold, p)}
     emphasis_cols, emphasis_rows = _fully_bold(view, bold, axis=1), _fully_bold(view, bold, axis=0)
-    without_emphasis = {p for p in comparable if p[1] not in emphasis_cols and p[0] not in emphasis_rows}
+    eligible = {p for p in comparable if p[1] not in emphasis_cols and p[0] not in emphasis_rows}
+    if not bold & eligible:
+        return []
     models = model_axis(inp, view)  # bold marks the best model: compare across the models' axis
     axes = ("row",) if models == "col" else ("col",) if models == "row" else ("col", "row")
-    verdicts = [
-        _judge(inp, view, axis, bold & eligible, eligible)
-        for eligible in (comparable, without_emphasis)
-        for axis in axes
-        if bold & eligible
-    ]
-    if not verdicts:
-        return []
+    verdicts = [_judge(inp, view, axis, bold & eligible, eligible) for axis in axes]
+    verdicts += [_judge(inp, view, "col", bold & eligible, eligible, split) for split in _splits(view, bold & eligible)]
     best = max(verdicts, key=lambda v: (v.confirmed - len(v.violations), -len(v.plain), len(v.violations)))
     if len(best.violations) > max(1, best.confirmed):
         return []  # no reading of the layout explains the bold cells: the lines are not what bold compares
+    others = [_judge(inp, view, axis, bold & eligible, eligible) for axis in ("col", "row") if axis not in axes]
+    if best.violations and any(not v.violations and v.confirmed >= max(2, best.confirmed) for v in others):
+        return []  # the other axis explains every bold value: bold compares along it, not the models' axis
     issues = [_violation_issue(view, best.axis, *v, says_best) for v in best.violations]
     issues += [_excluded_issue(view, p) for p in sorted(bold - comparable) if _marked_out(view, p)]
     lines_with_bold = best.confirmed + len(best.violations)
     if says_best and best.plain and lines_with_bold >= _MOST * (lines_with_bold + len(best.plain)):
         issues.extend(_plain_issue(view, best.axis, line, cells) for line, cells in best.plain)
     return issues
+
+
+def _reference(blocks: dict[int, int], bold: set[Pos], pos: Pos) -> bool:
+    """The cell's block has no bold value while another block has: reference rows outside the comparison."""
+    bolded = {blocks.get(r) for r, _ in bold}
+    return len(set(blocks.values())) > 1 and bool(bolded) and blocks.get(pos[0]) not in bolded
+
+
+def _splits(view: TableView, bold: set[Pos]) -> list[dict[int, int]]:
+    """Splits of the rows into blocks holding one bold value per bolded column, when every bolded column is
+    bold the same number of times (two or more): "best per block" readings of the bold cells."""
+    by_col: dict[int, list[int]] = {}
+    for row, col in bold:
+        by_col.setdefault(col, []).append(row)
+    counts = {len(rows) for rows in by_col.values()}
+    if len(counts) != 1 or (k := counts.pop()) < 2:
+        return []
+    ordered = [sorted(rows) for rows in by_col.values()]
+    gaps = []
+    for i in range(k - 1):
+        last, following = max(rows[i] for rows in ordered), min(rows[i + 1] for rows in ordered)
+        if last >= following:
+            return []
+        gaps.append([r for r in view.body_rows if last < r <= following])
+    splits = []
+    for starts in islice(product(*gaps), _MAX_SPLITS):
+        splits.append({r: sum(r >= s for s in starts) for r in view.body_rows})
+    return splits
 
 
 def _fully_bold(view: TableView, bold: set[Pos], axis: int) -> set[int]:
@@ -120,14 +157,16 @@ def _excluded_issue(view: TableView, pos: Pos) -> Issue:
 def _set_apart(view: TableView, pos: Pos) -> bool:
     """The cell's row or column carries a mark the caption explains (those are compared separately)."""
     row_label, col_label = view.row_labels.get(pos[0], ""), view.col_label(pos[1])
-    if _COUNT_LABEL.match(row_label) or _COUNT_LABEL.match(view.leaf(pos[1])):
+    if _COUNT_LABEL.match(row_label.split(" / ")[-1]) or _COUNT_LABEL.match(view.leaf(pos[1])):
         return True
     return any(mark in row_label + col_label and mark in view.table.caption for mark in _MARKS)
 
 
-def _lines(inp: AuditInput, view: TableView, axis: str, eligible: set[Pos]) -> list[list[Pos]]:
-    """Rows split by column group (by leaf column when the groups are the models), or columns split by row group;
-    never mixing units, spreads or named metrics."""
+def _lines(
+    inp: AuditInput, view: TableView, axis: str, eligible: set[Pos], split: dict[int, int] | None = None
+) -> list[list[Pos]]:
+    """Rows split by column group (by leaf column when the groups are the models), or columns split by row group
+    (or by the blocks of ``split``); never mixing units, spreads, named metrics or quantities."""
     groups: dict[tuple[object, ...], list[Pos]] = {}
     across_groups = axis == "row" and groups_name_models(inp, view)
     for pos in sorted(eligible):
@@ -135,7 +174,7 @@ def _lines(inp: AuditInput, view: TableView, axis: str, eligible: set[Pos]) -> l
         if axis == "row":
             key: tuple[object, ...] = (row, view.leaf(col) if across_groups else view.col_groups.get(col))
         else:
-            key = (col, view.row_groups.get(row))
+            key = (col, split[row] if split is not None else view.row_groups.get(row))
         number = view.numbers[pos]
         kind = (number.percent, number.plus_minus is not None, _named_metric(inp, view, pos))
         groups.setdefault((*key, *kind), []).append(pos)
@@ -150,7 +189,20 @@ def _named_metric(inp: AuditInput, view: TableView, pos: Pos) -> str | None:
         return None
     if metric.metric is not None:
         return metric.metric.id
+    if metric.origin == "cue" and (QUANTITY.search(metric.name) or DELTA.search(metric.name)):
+        return metric.name if metric.name != view.table.caption else None  # a size, a cost, a difference
     return metric.name if metric.origin in ("header", "row") else None
+
+
+def _quantity(inp: AuditInput, view: TableView, cells: list[Pos]) -> bool:
+    """A line of sizes, costs or counts: its direction is never guessed from the bold cells of other lines."""
+    metric = cell_metric(inp, view, cells[0])
+    return (
+        metric is not None
+        and metric.metric is None
+        and metric.name != view.table.caption
+        and bool(QUANTITY.search(metric.name))
+    )
 
 
 def _direction(inp: AuditInput, view: TableView, cells: list[Pos]) -> str | None:
@@ -177,12 +229,14 @@ def _beaten(value: PrintedNumber, other: PrintedNumber, direction: str) -> bool:
     return other.interval.below(value.interval)
 
 
-def _judge(inp: AuditInput, view: TableView, axis: str, bold: set[Pos], eligible: set[Pos]) -> _Verdict:
-    lines = [_Line(cells, _direction(inp, view, cells)) for cells in _lines(inp, view, axis, eligible)]
+def _judge(
+    inp: AuditInput, view: TableView, axis: str, bold: set[Pos], eligible: set[Pos], split: dict[int, int] | None = None
+) -> _Verdict:
+    lines = [_Line(cells, _direction(inp, view, cells)) for cells in _lines(inp, view, axis, eligible, split)]
     inferred = _inferred_direction(view, [line for line in lines if line.direction is None], bold)
     verdict = _Verdict(axis, [], 0, [])
     for line in lines:
-        direction = line.direction or inferred
+        direction = line.direction or (None if _quantity(inp, view, line.cells) else inferred)
         if direction is None:
             continue
         line.direction = direction
@@ -238,6 +292,8 @@ def _violation_issue(view: TableView, axis: str, pos: Pos, best: list[Pos], dire
     return Issue(
         f"bold {printed.text} in {_line_name(view, axis, pos)} is not the best ({direction} is better): "
         f"{better} is better",
+        certainty="likely",
+        reason="what bold compares (which rows and columns, which direction) is read from the layout",
         table=view.table,
         cells=[pos, *best],
         expected={"best": [view.numbers[p].text for p in best], "direction": direction},
@@ -252,6 +308,8 @@ def _plain_issue(view: TableView, axis: str, line: _Line, best: list[Pos]) -> Is
     return Issue(
         f"best value {shown} in {_line_name(view, axis, best[0])} is printed plain, while the caption says best "
         f"values are bold ({line.direction} is better)",
+        certainty="likely",
+        reason="which cells the caption's 'best' compares is read from the layout",
         table=view.table,
         cells=best,
         expected={"bold": [view.numbers[p].text for p in best], "direction": line.direction},

@@ -39,6 +39,8 @@ def check_caption_counts(inp: AuditInput) -> list[Issue]:
             continue
         word = match.group("n").lower()
         claimed = int(word) if word.isdigit() else _NUMBERS[word]
+        if _one_line_of(view, claimed):
+            continue
         axis, counts = _model_counts(inp, view)
         own = _own_lines(view) if _BASELINES.search(match.group(0)) else 0  # baselines leave out "Ours"
         if claimed + own in counts.values():
@@ -60,6 +62,13 @@ def check_caption_counts(inp: AuditInput) -> list[Issue]:
             )
         )
     return issues
+
+
+def _one_line_of(view: TableView, claimed: int) -> bool:
+    """A row or column made of that many models ("10xEnsemble", "Ensemble of 10"): the count is its members."""
+    members = re.compile(rf"(?<!\d){claimed}\s*[x×]\s*\w|\bensemble\s+of\s+{claimed}\b", re.IGNORECASE)
+    labels = [view.row_labels.get(r, "") for r in view.body_rows] + [view.col_label(c) for c in view.value_cols]
+    return any(members.search(label) for label in labels)
 
 
 def _own_lines(view: TableView) -> int:

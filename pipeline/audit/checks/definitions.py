@@ -5,7 +5,8 @@ Candidates are the catalogue's non-standard metrics named in headers, stubs or t
 forms it does not know. A metric counts as defined when some sentence or caption defines it ("X is the
 fraction ...", "X denotes ...", "expected calibration error (X)", "X, i.e. ...") or cites where it is
 defined ("X [12]", "X (Smith et al., 2020)"). A Top-k printed with the measure it ranks ("top-1 error",
-"Top-5 test accuracy", "top-1 and top-5 error rates") says what it is, and is not flagged.
+"Top-5 test accuracy", "top-1 and top-5 error rates") says what it is, and is not flagged; one followed by
+any other word ranks items ("Top-10 most common words") and is no metric at all.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ from pipeline.audit.tableview import Pos, TableView
 from pipeline.catalogue import Catalogue, MetricDef, compact_label
 
 _TOP_K = re.compile(r"(?<![\w-])top[- ]?\d+(?![\w-])", re.IGNORECASE)
+# A Top-k used as a metric stands alone or before a unit, an arrow or a measure; before any other word it
+# ranks items ("Top-10 most common words", "Top 10 dmCpGs", "Top-1 Sel." as a method's name).
+_TOP_K_METRIC = re.compile(
+    rf"{_TOP_K.pattern}(?=\s*(?:$|[,;:)(\]/|↑↓%]|\.\s*$|(?:and|or|vs\.?)\s+top|acc|err|score|rate))", re.IGNORECASE
+)
 _VERBS = (
     r"(?:is|are)\s+(?:defined|computed|calculated|measured|given|obtained|the|a|an)\b"
     r"|denotes|refers to|measures|means|represents|indicates|counts|corresponds to|quantifies|captures|reflects"
@@ -73,9 +79,9 @@ def _terms(catalogue: Catalogue, view: TableView) -> dict[str, _Term]:
     terms: dict[str, _Term] = {}
 
     def note(text: str, pos: Pos | None, scope: str) -> None:
-        found = [(p, m) for p, m in metrics_named(catalogue, text) if not m.standard]
+        found = [(p, m) for p, m in metrics_named(catalogue, text) if not m.standard and _used_as_metric(text, p)]
         known = {compact_label(p) for p, _ in metrics_named(catalogue, text)}
-        found += [(m.group(0), None) for m in _TOP_K.finditer(text) if compact_label(m.group(0)) not in known]
+        found += [(m.group(0), None) for m in _TOP_K_METRIC.finditer(text) if compact_label(m.group(0)) not in known]
         for printed, metric in found:
             key = metric.id if metric is not None else compact_label(printed)
             term = terms.setdefault(key, _Term(printed, metric))
@@ -93,6 +99,13 @@ def _terms(catalogue: Catalogue, view: TableView) -> dict[str, _Term]:
             note(cell.text, (cell.row, cell.col), "rows")
     note(table.caption, None, "table")
     return terms
+
+
+def _used_as_metric(text: str, printed: str) -> bool:
+    """A Top-k form names a metric only where it stands as one (see _TOP_K_METRIC); other names always do."""
+    if not _TOP_K.fullmatch(printed.strip()):
+        return True
+    return any(m.group(0) == printed for m in _TOP_K_METRIC.finditer(text))
 
 
 def _defines(text: str, term: _Term) -> bool:

@@ -1,20 +1,22 @@
 """value-out-of-range: a value outside its metric's valid range in the catalogue.
 
-Fractions printed as percentages are common, so a metric bounded by [-1, 1] is read on the percent scale
-when its cells carry "%" or most of the table's values of that metric exceed 1 in magnitude. A value is
-out of range only if its whole printed-precision interval is. Where only the caption names the metric, a
-short line (fewer than three cells) is judged by its neighbours: a value is flagged only beside in-range
-values of that metric and printed on their scale, and a line mostly out of range is noted, not flagged.
+Evidence: an error needs the metric named by the cell's own column header or row label, or by a caption
+naming no other metric (not only by a parent header or the mapping), and, for a value above the range, most
+values of that metric in range (two thirds of three or more); anything less is a warning that says why. A
+line with more than a third of its values out of range probably reports another quantity, and a column
+headed by a bare sign or symbol under a metric ("+", "−": wins and losses under "Sensitivity") reports
+something about the metric, not the metric: both are declined.
 """
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import Interval
-from pipeline.audit.metrics import DELTA, CellMetric, cell_metric
+from pipeline.audit.metrics import DELTA, CellMetric, cell_metric, metrics_named
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.catalogue import Catalogue
 
@@ -37,6 +39,7 @@ def check_ranges(inp: AuditInput) -> list[Issue]:
             lo, hi = (None if b is None else b * scale for b in bounds)
             line = ("row", pos[0]) if metric.origin == "row" else ("col", pos[1])
             lines.setdefault(line, []).append((pos, _judge(view, pos, metric, lo, hi)))
+        lines = {line: judged for line, judged in lines.items() if not _symbol_column(view, judged, metrics)}
         in_range = [pos for judged in lines.values() for pos, issue in judged if issue is None]
         for line, judged in lines.items():
             if len(judged) < 3 and all(metrics[pos].origin == "caption" for pos, _ in judged):
@@ -44,13 +47,52 @@ def check_ranges(inp: AuditInput) -> list[Issue]:
                 # outlier among in-range values of that metric beside it
                 same = {pos: [p for p in in_range if metrics[p].metric == metrics[pos].metric] for pos, _ in judged}
                 lines[line] = [(pos, issue if _outlier(view, pos, same[pos]) else None) for pos, issue in judged]
+        within = {pos for judged in lines.values() for pos, issue in judged if issue is None}
         for (axis, index), judged in lines.items():
             flagged = [issue for _, issue in judged if issue is not None]
-            if len(flagged) >= 2 and len(flagged) * 2 > len(judged):
+            if len(flagged) >= 2 and len(flagged) * 3 > len(judged):
                 issues.append(_doubtful(view, axis, index, judged, len(flagged)))
                 continue
-            issues.extend(flagged)
+            issues.extend(_weigh(inp, view, issue, metrics, within) for issue in flagged)
     return issues
+
+
+def _weigh(inp: AuditInput, view: TableView, issue: Issue, metrics: dict[Pos, CellMetric], in_range: set[Pos]) -> Issue:
+    """Proved only when the cell's own header or row label names the metric and, for a value above the range
+    (where a percent scale could be misread), most values of that metric in the table are in range."""
+    metric = metrics[issue.cells[0]]
+    same = [p for p, m in metrics.items() if m.metric == metric.metric]
+    good = sum(p in in_range for p in same)
+    if not _named_at_cell(inp, view, issue.cells[0], metric):
+        issue.certainty = "likely"
+        named_by = _ORIGINS.get(metric.origin, metric.origin)
+        issue.reason = f"the metric is named only by {named_by}, not by the cell's own header or row label"
+    elif issue.details.get("above") and (len(same) < 3 or good * 3 < len(same) * 2):
+        issue.certainty = "likely"
+        issue.reason = f"only {good} of {len(same)} values of this metric are in range: too few to be sure of the scale"
+    return issue
+
+
+_ORIGINS = {"header": "a header above the column's own", "row": "a row label above the "
+            "cell's own", "record": "the mapping of the cell"}  # fmt: skip
+
+
+def _named_at_cell(inp: AuditInput, view: TableView, pos: Pos, metric: CellMetric) -> bool:
+    """The cell's own column header or row label names the metric, or the caption names it as the table's only
+    metric while no header names any (the caption then speaks for every cell)."""
+    if inp.catalogue is None or metric.metric is None:
+        return False
+    if metric.origin == "caption":
+        return True
+    own = [view.leaf(pos[1]), view.text(pos[0], view.table.stub_cols - 1) if view.table.stub_cols else ""]
+    return any(m.id == metric.metric.id for label in own if label for _, m in metrics_named(inp.catalogue, label))
+
+
+def _symbol_column(view: TableView, judged: list[tuple[Pos, Issue | None]], metrics: dict[Pos, CellMetric]) -> bool:
+    """A column headed by a bare sign or symbol ("+", "−") under the header naming the metric."""
+    pos = judged[0][0]
+    leaf = view.leaf(pos[1]).strip()
+    return metrics[pos].origin == "header" and bool(leaf) and not re.search(r"[^\W\d_]", leaf)
 
 
 def _outlier(view: TableView, pos: Pos, in_range: list[Pos]) -> bool:
@@ -127,7 +169,7 @@ def _judge(view: TableView, pos: Pos, metric: CellMetric, lo: Fraction | None, h
         expected={"range": shown, "metric": metric.metric.id if metric.metric else None},
         found={"printed": printed.text, "interval": interval.describe()},
         tolerance=f"printed precision: {printed.text} stands for {interval.describe()}, wholly outside the range",
-        details={"metric_from": metric.origin},
+        details={"metric_from": metric.origin, "above": hi is not None and interval.lo > hi},
     )
 
 

@@ -48,7 +48,10 @@ _ABOUT_FIGURES = re.compile(
 _METHOD = re.compile(
     r"\b(?:distribution|initiali[sz]\w*|noise|gaussian|sampled|sampling|prior|kernel|perturb\w*)\b", re.I
 )
-_PRINTED_SPREAD = re.compile(r"\d\s*(?:±|\+/-)\s*\d")
+# "0.71 ± 0.02", or an estimate with its standard error in parentheses ("49.99*** (2.7159)") as regression
+# tables print them, in the text of a table the extractor missed
+_PRINTED_SPREAD = re.compile(r"\d\s*(?:±|\+/-)\s*\d|\d\**\s+\(\d[\d.,]*\.\d+\)")
+_BARE_SPREAD = re.compile(r"^\(\s*-?\d[\d.,]*\.\d+\s*\)$")  # a spread printed on its own line under its value
 _UNCERTAIN_HEADER = re.compile(r"(?<!\w)(?:std|sd|s\.d\.|sem|ci|95%\s*ci|±|stderr)(?!\w)", re.I)
 
 
@@ -81,7 +84,7 @@ def prints_uncertainty(inp: AuditInput) -> bool:
         headers = [t for c in range(view.table.n_cols) for t in view.col_paths.get(c, [])]
         if any(_UNCERTAIN_HEADER.search(h) for h in headers):
             return True
-        if any("±" in cell.text for cell in view.table.cells):
+        if any("±" in cell.text or _BARE_SPREAD.match(cell.text.strip()) for cell in view.table.cells):
             return True
     return False
 

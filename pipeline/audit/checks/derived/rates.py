@@ -1,0 +1,332 @@
+"""derived-rates: sensitivity, specificity, PPV, NPV, accuracy, NIR, prevalence and balanced accuracy of one
+classifier on one population follow from (Se, Sp, prevalence).
+
+The prevalence is solved for, not assumed: on a fine partition of [0, 1] each printed quantity keeps the
+cells where its range (monotone in Se, Sp and the prevalence, so its corners bound it) meets its printed
+interval. When all of them share no prevalence, but do once exactly one quantity is left out, and at least two
+others pin the prevalence, that quantity is flagged. PPV and NPV are also tried swapped (the other class
+taken as positive), and a finding needs both orientations to fail. Balanced accuracy = (Se + Sp) / 2 needs
+no prevalence. Kappa joins only as support (its range over a cell is not bounded by corners), never flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from fractions import Fraction
+
+from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.derived import matrix, multiclass
+from pipeline.audit.checks.derived.arith import monotone_image
+from pipeline.audit.checks.derived.evidence import Operand, relation_issue
+from pipeline.audit.checks.derived.layout import Line, named_lines
+from pipeline.audit.context import AuditInput
+from pipeline.audit.interval import Interval
+from pipeline.audit.tableview import TableView
+
+ROLES: dict[str, re.Pattern[str]] = {
+    "se": re.compile(r"sensitivity|sens\.?|tpr|true positive rate", re.I),
+    "sp": re.compile(r"specificity|spec\.?|tnr|true negative rate", re.I),
+    "ppv": re.compile(r"ppv|positive predictive value", re.I),
+    "npv": re.compile(r"npv|negative predictive value", re.I),
+    "acc": re.compile(r"accuracy|acc\.?", re.I),
+    "bacc": re.compile(r"balanced accuracy|bal\.? acc\.?|ba", re.I),
+    "nir": re.compile(r"nir|no[- ]information rate", re.I),
+    "prev": re.compile(r"prevalence|prev\.?", re.I),
+    "kappa": re.compile(r"kappa|κ|cohen'?s kappa", re.I),
+    "n": re.compile(r"n|sample size|no\.? of (?:samples|cases|subjects|patients)", re.I),
+}
+_SIZE = re.compile(r"\(?\b[nN]\s*=\s*(\d[\d,]*)\)?")
+NAMES = {"acc": "accuracy", "ppv": "PPV", "npv": "NPV", "nir": "NIR", "prev": "prevalence", "kappa": "Kappa"}
+STEPS = 2000  # the prevalence partition; even, so 0.5 is a cell edge (NIR = max(pi, 1 - pi) is monotone per cell)
+_EPS = 1e-9
+
+Formula = Callable[[float, float, float], float]
+
+
+def _ppv(se: float, sp: float, pi: float) -> float:
+    den = se * pi + (1 - sp) * (1 - pi)
+    return se * pi / den if den > 0 else 1.0
+
+
+def _npv(se: float, sp: float, pi: float) -> float:
+    den = sp * (1 - pi) + (1 - se) * pi
+    return sp * (1 - pi) / den if den > 0 else 1.0
+
+
+def _kappa(se: float, sp: float, pi: float) -> float:
+    observed = se * pi + sp * (1 - pi)
+    predicted = se * pi + (1 - sp) * (1 - pi)
+    chance = pi * predicted + (1 - pi) * (1 - predicted)
+    return (observed - chance) / (1 - chance) if chance < 1 else 0.0
+
+
+FORMULAS: dict[str, Formula] = {
+    "acc": lambda se, sp, pi: se * pi + sp * (1 - pi),
+    "ppv": _ppv,
+    "npv": _npv,
+    "nir": lambda se, sp, pi: max(pi, 1 - pi),
+    "prev": lambda se, sp, pi: pi,
+    "kappa": _kappa,
+}
+RELATIONS = {
+    "acc": "Acc = Se*pi + Sp*(1-pi)",
+    "ppv": "PPV = Se*pi / (Se*pi + (1-Sp)*(1-pi))",
+    "npv": "NPV = Sp*(1-pi) / (Sp*(1-pi) + (1-Se)*pi)",
+    "nir": "NIR = max(pi, 1-pi)",
+    "prev": "prevalence = pi",
+}
+SUPPORT_ONLY = {"kappa"}
+
+
+def check_rates(inp: AuditInput) -> list[Issue]:
+    issues: list[Issue] = []
+    for view in inp.views:
+        lines = named_lines(view, ROLES)
+        for group in _multi_class(lines):
+            issues.extend(_judge_classes(view, group))
+        for line in lines:
+            issues.extend(_judge_line(view, line))
+    return issues
+
+
+OVERALL = ("acc", "nir", "kappa", "prev", "n")
+
+
+def _multi_class(lines: list[Line]) -> list[tuple[dict[str, Operand], list[Line]]]:
+    """Several Se/Sp blocks of one model where only the first prints accuracy or NIR: a multi-class table. Its
+    overall figures are not any one class's binary rates, so they move out of the class lines (returned with
+    them, for the multi-class relations)."""
+    by_model: dict[tuple[str, int], list[Line]] = {}
+    for line in lines:
+        if "se" in line.operands:
+            row, col = line.operands["se"].pos
+            key = ("col", col) if line.where.startswith("column") else ("row", row)
+            by_model.setdefault(key, []).append(line)
+    groups = []
+    for group in by_model.values():
+        if len(group) > 1 and not all(any(r in line.operands for r in ("acc", "nir")) for line in group):
+            overall = {r: o for line in group for r, o in line.operands.items() if r in OVERALL}
+            for line in group:
+                line.operands = {r: o for r, o in line.operands.items() if r not in OVERALL}
+            groups.append((overall, group))
+    return groups
+
+
+def _judge_classes(view: TableView, group: tuple[dict[str, Operand], list[Line]]) -> list[Issue]:
+    overall, classes = group
+    scale = _scale(
+        [o for line in classes for r, o in line.operands.items()] + [o for r, o in overall.items() if r != "n"]
+    )
+    if scale is None or any("se" not in line.operands or "sp" not in line.operands for line in classes):
+        return []
+    hulls: list[Interval | None] = []
+    for line in classes:
+        ops = line.operands
+        se, sp = (_unit(ops[r], scale) for r in ("se", "sp"))
+        masks = [_feasible(r, se, sp, _unit(ops[r], scale)) for r in ("ppv", "npv", "prev") if r in ops]
+        cells = [i for i in range(STEPS) if masks and all(m[i] for m in masks)]
+        hulls.append(Interval(Fraction(cells[0], STEPS), Fraction(cells[-1] + 1, STEPS)) if cells else None)
+    return multiclass.check_classes(view, classes, overall, hulls, scale)
+
+
+def _judge_line(view: TableView, line: Line) -> list[Issue]:
+    ops = line.operands
+    if "se" not in ops or "sp" not in ops:
+        return []
+    scale = _scale([o for r, o in ops.items() if r != "n"])
+    if scale is None:
+        return []
+    se, sp = (_unit(ops[r], scale) for r in ("se", "sp"))
+    issues = _balanced(view, line, scale)
+    roles = [r for r in FORMULAS if r in ops]
+    size = _size(view, line)
+    if size is not None and len(roles) >= 2:
+        return issues + _integer_verdict(view, line, scale, roles, size)
+    if len(roles) < 3:
+        return issues
+    masks = {orient: {r: _feasible(r, se, sp, _unit(ops[_swap(r, orient)], scale)) for r in roles} for orient in (0, 1)}
+    if any(_all_meet(m.values()) for m in masks.values()):
+        return issues
+    culprits = {orient: _culprits(m) for orient, m in masks.items()}
+    found = culprits[0] if len(culprits[0]) == 1 and (not culprits[1] or culprits[1] == culprits[0]) else []
+    if len(found) != 1:
+        return issues
+    role = found[0]
+    others = [r for r in roles if r != role]
+    shared = [all(masks[0][r][i] for r in others) for i in range(STEPS)]
+    computed = _range(role, se, sp, shared, scale)
+    subject = ops[role]
+    support = ", ".join(f"{NAMES.get(r, r)} {ops[r].number.text}" for r in others)
+    issue = relation_issue(
+        view,
+        message=(
+            f"{NAMES[role]} {subject.number.text} ({line.where}) does not follow from sensitivity "
+            f"{ops['se'].number.text} and specificity {ops['sp'].number.text} at the prevalence that {support} "
+            f"share: they imply {NAMES[role]} in {computed.describe(3)}"
+        ),
+        relation=RELATIONS[role],
+        operands=[subject, ops["se"], ops["sp"], *(ops[r] for r in others)],
+        computed=computed,
+        why=(
+            "the row labels name the diagnostic rates of one classifier on one population; no prevalence "
+            f"fits all of them, while {len(others)} of them share one; PPV/NPV swapped fails too"
+        ),
+        certainty="exact",
+        subject=subject,
+    )
+    return [*issues, issue]
+
+
+def _size(view: TableView, line: Line) -> int | None:
+    """The number of cases the rates are of: an "N" line of the block, or "(n = ...)" in the line's labels."""
+    number = line.operands.get("n")
+    if number is not None and not number.number.decimals and number.number.value > 1:
+        return int(number.number.value)
+    row, col = line.operands["se"].pos
+    for label in (view.col_label(col), view.row_labels.get(row, "")):
+        match = _SIZE.search(label)
+        if match:
+            return int(match.group(1).replace(",", ""))
+    return None
+
+
+def _integer_verdict(view: TableView, line: Line, scale: Fraction, roles: list[str], size: int) -> list[Issue]:
+    """With N printed: is there a confusion matrix of N whole cases giving every rate? If not, and leaving out
+    exactly one rate makes one exist (at least two others remaining), that rate is flagged."""
+    ops = line.operands
+    for orient in (0, 1):
+        printed = {r: _unit(ops[_swap(r, orient)], scale) for r in ("se", "sp", *roles)}
+        if matrix.matrices(size, printed, limit=1):
+            return []
+    printed = {r: _unit(ops[r], scale) for r in ("se", "sp", *roles)}
+    found = {r: matrix.matrices(size, {k: v for k, v in printed.items() if k != r}) for r in roles if len(roles) >= 3}
+    culprits = [r for r, ms in found.items() if ms]
+    if len(culprits) != 1:
+        return []
+    role = culprits[0]
+    values = [v for m in found[role] if (v := matrix.RATES[role](m)) is not None]
+    computed = Interval(Fraction(min(values)), Fraction(max(values))).scaled(scale)
+    subject = ops[role]
+    others = [r for r in roles if r != role]
+    return [
+        relation_issue(
+            view,
+            message=(
+                f"{NAMES[role]} {subject.number.text} ({line.where}): no confusion matrix of {size} cases gives it "
+                f"together with sensitivity {ops['se'].number.text}, specificity {ops['sp'].number.text} and "
+                f"{', '.join(f'{NAMES.get(r, r)} {ops[r].number.text}' for r in others)}; the matrices that give "
+                f"those imply {NAMES[role]} in {computed.describe(3)}"
+            ),
+            relation=f"an integer confusion matrix of N = {size} cases gives every rate",
+            operands=[subject, ops["se"], ops["sp"], *(ops[r] for r in others)],
+            computed=computed,
+            why=(
+                f"the labels name the diagnostic rates of one classifier on {size} cases; no whole-number matrix "
+                "reproduces all of them (PPV/NPV swapped neither), while one does without this rate"
+            ),
+            certainty="exact",
+            subject=subject,
+        )
+    ]
+
+
+def _balanced(view: TableView, line: Line, scale: Fraction) -> list[Issue]:
+    ops = line.operands
+    if "bacc" not in ops:
+        return []
+    se, sp = (_unit(ops[r], scale) for r in ("se", "sp"))
+    computed = Interval(Fraction(se.lo + sp.lo) / 2, Fraction(se.hi + sp.hi) / 2)
+    printed = _unit(ops["bacc"], scale)
+    if computed.overlaps(printed):
+        return []
+    shown = computed.scaled(scale)
+    return [
+        relation_issue(
+            view,
+            message=(
+                f"balanced accuracy {ops['bacc'].number.text} ({line.where}) is not (Se + Sp) / 2 = "
+                f"{shown.describe(4)} from sensitivity {ops['se'].number.text} and specificity {ops['sp'].number.text}"
+            ),
+            relation="BA = (Se + Sp) / 2",
+            operands=[ops["bacc"], ops["se"], ops["sp"]],
+            computed=shown,
+            why="balanced accuracy is defined as the mean of sensitivity and specificity",
+            certainty="exact",
+            subject=ops["bacc"],
+        )
+    ]
+
+
+def _swap(role: str, orientation: int) -> str:
+    return {"ppv": "npv", "npv": "ppv"}.get(role, role) if orientation else role
+
+
+def _scale(ops: list[Operand]) -> Fraction | None:
+    """1 when every rate is printed as a fraction, 100 when every one is a percentage; None when mixed."""
+    values = [o.number.value for o in ops if o.role != "kappa"]
+    if all(0 <= v <= 1 for v in values) and not any(o.number.percent for o in ops):
+        return Fraction(1)
+    if all(0 <= v <= 100 for v in values) and any(v > 1 or o.number.percent for v, o in zip(values, ops, strict=False)):
+        return Fraction(100)
+    return None
+
+
+def _unit(op: Operand, scale: Fraction) -> Interval:
+    interval = op.number.interval
+    if op.role == "kappa" and abs(op.number.value) <= 1:
+        return interval
+    return interval.scaled(1 / scale)
+
+
+def _feasible(role: str, se: Interval, sp: Interval, printed: Interval) -> list[bool]:
+    lo, hi = float(printed.lo) - _EPS, float(printed.hi) + _EPS
+    mask = []
+    for i in range(STEPS):
+        a, b = Fraction(i, STEPS), Fraction(i + 1, STEPS)
+        cell = _cell_range(role, se, sp, Interval(a, b))
+        mask.append(cell[0] <= hi and cell[1] >= lo)
+    return mask
+
+
+def _cell_range(role: str, se: Interval, sp: Interval, pi: Interval) -> tuple[float, float]:
+    fn = FORMULAS[role]
+    box = [(float(se.lo), float(se.hi)), (float(sp.lo), float(sp.hi)), (float(pi.lo), float(pi.hi))]
+    if role == "kappa":  # not monotone in pi: sample the cell too, and widen
+        box[2] = (float(pi.lo), (float(pi.lo) + float(pi.hi)) / 2, float(pi.hi))  # type: ignore[assignment]
+    values = [fn(a, b, c) for a in box[0] for b in box[1] for c in box[2]]
+    slack = 2e-3 if role == "kappa" else 0.0
+    return min(values) - slack, max(values) + slack
+
+
+def _all_meet(masks: object) -> bool:
+    columns = list(masks)  # type: ignore[call-overload]
+    return any(all(m[i] for m in columns) for i in range(STEPS))
+
+
+def _culprits(masks: dict[str, list[bool]]) -> list[str]:
+    """Quantities whose removal leaves a shared prevalence that at least two other flaggable ones pin."""
+    found = []
+    for role in masks:
+        if role in SUPPORT_ONLY:
+            continue
+        others = {r: m for r, m in masks.items() if r != role}
+        if len([r for r in others if r not in SUPPORT_ONLY]) >= 2 and _all_meet(others.values()):
+            found.append(role)
+    return found
+
+
+def _range(role: str, se: Interval, sp: Interval, cells: list[bool], scale: Fraction) -> Interval:
+    fn = FORMULAS[role]
+    lows, highs = [], []
+    for i, keep in enumerate(cells):
+        if keep:
+            image = monotone_image(
+                lambda a, b, c: Fraction(fn(float(a), float(b), float(c))),
+                se,
+                sp,
+                Interval(Fraction(i, STEPS), Fraction(i + 1, STEPS)),
+            )
+            lows.append(image.lo)
+            highs.append(image.hi)
+    return Interval(min(lows), max(highs)).scaled(scale)

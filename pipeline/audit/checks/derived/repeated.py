@@ -1,0 +1,151 @@
+"""derived-repeated: the same quantity printed in two tables must print the same number.
+
+Cells are keyed by the paths the mapping stage reads (``pipeline.mapping.paths.value_cells``): the row path
+names the dataset (or task), the column path the model, its size and the setting. Two columns of different
+tables are taken to report the same quantity only when their settings do not conflict (every token of one
+column path is in the other's: "1-shot / PaLM 8B" within "PaLM 8B 1-Shot / Full Set Accuracy") AND most rows
+they share print the very same number — a pairing no chance agreement produces. Then a shared row that
+prints a different number is flagged; the pairing is inferred from the majority, so it is a warning. Columns
+whose paths name different shots, splits or sizes never pair, so a different setting is never a conflict.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.derived.arith import hull
+from pipeline.audit.checks.derived.evidence import Operand, leading_number, relation_issue
+from pipeline.audit.context import AuditInput
+from pipeline.audit.interval import PrintedNumber
+from pipeline.audit.tableview import TableView
+from pipeline.mapping.paths import value_cells
+
+MIN_AGREE = 4
+AGREE_SHARE = 0.6  # a clear majority: four or more equal three-digit numbers do not agree by chance
+_SPLIT = re.compile(r"[\s/|,;:]+")
+
+
+@dataclass
+class Column:
+    """A slice of a table: a column keyed by row labels, or (``across``) a row keyed by column leaves, which is
+    how a transposed table prints the same numbers."""
+
+    view: TableView
+    col: int
+    path: str
+    tokens: frozenset[str]
+    cells: dict[str, Operand]  # key (row label, or column leaf) -> printed operand
+    across: bool = False
+
+
+def check_repeated(inp: AuditInput) -> list[Issue]:
+    columns = [c for view in inp.views for c in _columns(inp, view)]
+    rows = [r for view in inp.views for r in _rows(inp, view)]
+    issues: list[Issue] = []
+    for i, first in enumerate(columns):
+        for second in [*columns[i + 1 :], *rows]:
+            if first.view is second.view or not _compatible(first.tokens, second.tokens):
+                continue
+            issues.extend(_compare(first, second))
+    return issues
+
+
+def _columns(inp: AuditInput, view: TableView) -> list[Column]:
+    by_col: dict[int, Column] = {}
+    for cell in value_cells(view.table, inp.source_sha256):
+        number = leading_number(cell.cell.text)
+        if number is None or not cell.row_path or not cell.col_path or not _distinctive(number):
+            continue
+        key = _norm(" / ".join(cell.row_path))
+        path = " / ".join(cell.col_path)
+        column = by_col.setdefault(cell.cell.col, Column(view, cell.cell.col, path, _tokens(path), {}))
+        if key in column.cells:
+            column.cells[key] = Operand("", (-1, -1), number)  # a row key printed twice: ambiguous, dropped below
+            continue
+        column.cells[key] = Operand(" / ".join(cell.row_path), (cell.cell.row, cell.cell.col), number, view.table)
+    for column in by_col.values():
+        column.cells = {k: v for k, v in column.cells.items() if v.pos != (-1, -1)}
+    return [c for c in by_col.values() if len(c.cells) >= MIN_AGREE]
+
+
+def _rows(inp: AuditInput, view: TableView) -> list[Column]:
+    """Rows keyed by their columns' leaf labels (a column leaf printed twice in the row is dropped)."""
+    by_row: dict[int, Column] = {}
+    for cell in value_cells(view.table, inp.source_sha256):
+        number = leading_number(cell.cell.text)
+        if number is None or not cell.row_path or not cell.col_path or not _distinctive(number):
+            continue
+        path = " / ".join(cell.row_path)
+        row = by_row.setdefault(cell.cell.row, Column(view, cell.cell.row, path, _tokens(path), {}, across=True))
+        key = _norm(cell.col_path[-1])
+        if key in row.cells:
+            row.cells[key] = Operand("", (-1, -1), number)
+            continue
+        row.cells[key] = Operand(cell.col_path[-1], (cell.cell.row, cell.cell.col), number, view.table)
+    for row in by_row.values():
+        row.cells = {k: v for k, v in row.cells.items() if v.pos != (-1, -1)}
+    return [r for r in by_row.values() if len(r.cells) >= MIN_AGREE]
+
+
+def _distinctive(number: PrintedNumber) -> bool:
+    """Three significant digits or more ("56.0", "41.1", "0.925"): equal values of this kind rarely agree by chance."""
+    digits = re.sub(r"[^0-9]", "", number.text.lower().split("e")[0]).lstrip("0")
+    return len(digits) >= 3
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[*∗†‡§¶⋆]", "", text)).strip().lower()
+
+
+def _tokens(path: str) -> frozenset[str]:
+    return frozenset(t for t in _SPLIT.split(path.lower()) if t)
+
+
+def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Both column paths name something (a model, a setting: a word, not only "256"), and one says no more than
+    the other: no shot, size, split or model of its own. A path of bare numbers leaves the setting to the
+    caption ("with masking"), which is not compared, so such columns never pair."""
+    named = all(any(ch.isalpha() for t in side for ch in t) for side in (a, b))
+    return named and (a <= b or b <= a)
+
+
+def _same(a: PrintedNumber, b: PrintedNumber) -> bool:
+    return a.value == b.value and a.decimals == b.decimals and a.percent == b.percent
+
+
+def _compare(first: Column, second: Column) -> list[Issue]:
+    shared = [k for k in first.cells if k in second.cells]
+    if len(shared) < MIN_AGREE + 1:
+        return []
+    agree = [k for k in shared if _same(first.cells[k].number, second.cells[k].number)]
+    differ = [k for k in shared if k not in agree]
+    if len(agree) < MIN_AGREE or len(agree) < AGREE_SHARE * len(shared) or not differ:
+        return []
+    if second.across and len({first.cells[k].number.text for k in agree}) < len(agree):
+        return []  # a transposed pairing needs distinct agreeing values, not one value repeated
+    return [_issue(first, second, key, len(agree), len(shared)) for key in differ]
+
+
+def _issue(first: Column, second: Column, key: str, agree: int, shared: int) -> Issue:
+    a, b = first.cells[key], second.cells[key]
+    other = second.view.table.label or f"table {second.view.table.index + 1}"
+    here = first.view.table.label or f"table {first.view.table.index + 1}"
+    return relation_issue(
+        first.view,
+        message=(
+            f"'{a.role}' under '{first.path}' prints {a.number.text} in {here} but {b.number.text} "
+            f"{'in the row' if second.across else 'under'} '{second.path}' in {other}, where {agree} of the "
+            f"{shared} keys the two share print the same number"
+        ),
+        relation="the same model x dataset x metric x setting printed twice prints one value",
+        operands=[Operand("value", a.pos, a.number), Operand("value elsewhere", b.pos, b.number, second.view.table)],
+        computed=hull([b.number.interval]),
+        why=(
+            f"the column paths '{first.path}' and '{second.path}' name no conflicting setting, and {agree} of "
+            f"{shared} shared rows agree exactly"
+        ),
+        certainty="majority",
+        subject=Operand("value", a.pos, a.number),
+    )
