@@ -214,18 +214,7 @@ def _column_lines(view: TableView, col: int) -> tuple[list[Line], str]:
     if len(siblings) != 2 or any(has_token(view.leaf(c), DELTA_TOKEN) for c in siblings):
         return [], ""
     base_col, score_col = _order(view, siblings, view.col_label)
-    lines = []
-    for row in view.body_rows:
-        numbers = [_number(view, (row, c)) for c in (col, score_col, base_col)]
-        if all(n is not None for n in numbers):
-            d, s, b = numbers
-            lines.append(
-                Line(
-                    Operand("delta", (row, col), d),
-                    Operand("score", (row, score_col), s),
-                    Operand("base", (row, base_col), b),
-                )
-            )  # type: ignore[arg-type]
+    lines = _lines(view, [((row, col), (row, score_col), (row, base_col)) for row in view.body_rows])
     why = f"column '{view.col_label(col)}' is a delta by its header token; its operands are {where}"
     return lines, why
 
@@ -237,20 +226,21 @@ def _row_lines(view: TableView, row: int) -> tuple[list[Line], str]:
     if len(above) != 2 or any(has_token(view.row_labels.get(r, "").split(" / ")[-1], DELTA_TOKEN) for r in above):
         return [], ""
     base_row, score_row = _order(view, above, lambda r: view.row_labels.get(r, ""))
-    lines = []
-    for col in view.value_cols:
-        numbers = [_number(view, (r, col)) for r in (row, score_row, base_row)]
-        if all(n is not None for n in numbers):
-            d, s, b = numbers
-            lines.append(
-                Line(
-                    Operand("delta", (row, col), d),
-                    Operand("score", (score_row, col), s),
-                    Operand("base", (base_row, col), b),
-                )
-            )  # type: ignore[arg-type]
+    lines = _lines(view, [((row, col), (score_row, col), (base_row, col)) for col in view.value_cols])
     why = f"row '{view.row_labels.get(row, '')}' is a delta by its label token; its operands are the two rows above it"
     return lines, why
+
+
+def _lines(view: TableView, triples: list[tuple[Pos, Pos, Pos]]) -> list[Line]:
+    """A line per (delta, score, base) triple of cells that all hold a printed number."""
+    lines = []
+    for triple in triples:
+        d, s, b = (_number(view, pos) for pos in triple)
+        if d is not None and s is not None and b is not None:
+            lines.append(
+                Line(Operand("delta", triple[0], d), Operand("score", triple[1], s), Operand("base", triple[2], b))
+            )
+    return lines
 
 
 def _order(view: TableView, pair: list[int], label: Callable[[int], str]) -> tuple[int, int]:

@@ -141,14 +141,7 @@ def p_interval(report: Report, variant: str) -> Interval | None:
 
 def fits(report: Report, variant: str) -> bool:
     computed = p_interval(report, variant)
-    if computed is None:
-        return True
-    printed = report.p.number.interval
-    if report.relation in "<≤":
-        return computed.lo <= printed.hi
-    if report.relation == ">":
-        return computed.hi >= printed.lo
-    return computed.overlaps(printed)
+    return computed is None or twogroup.p_agrees(computed, report.p.number.interval, report.relation)
 
 
 def _test(name: str) -> str:

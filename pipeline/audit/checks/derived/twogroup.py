@@ -210,13 +210,17 @@ def p_interval(view: TableView, comparison: Comparison, sizes: tuple[int, int], 
     return count_p(table, variant) if table is not None else None
 
 
+def p_agrees(computed: Interval, printed: Interval, relation: str) -> bool:
+    """A recomputed p-value against the printed one: '<'/'≤' bound it above, '>' below, '=' must overlap."""
+    if relation in "<≤":
+        return computed.lo <= printed.hi
+    if relation == ">":
+        return computed.hi >= printed.lo
+    return computed.overlaps(printed)
+
+
 def fits(view: TableView, comparison: Comparison, sizes: tuple[int, int], variant: str) -> bool | None:
     computed = p_interval(view, comparison, sizes, variant)
     if computed is None:
         return None
-    printed = comparison.p.number.interval
-    if comparison.relation in "<≤":
-        return computed.lo <= printed.hi
-    if comparison.relation == ">":
-        return computed.hi >= printed.lo
-    return computed.overlaps(printed)
+    return p_agrees(computed, comparison.p.number.interval, comparison.relation)
