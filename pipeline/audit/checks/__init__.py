@@ -26,18 +26,21 @@ CHECKS: tuple[Check, ...] = (
         "A metric used in a table or caption that the text never defines and the catalogue does not count as standard.",
         check_undefined_metrics,
         needs=("text", "catalogue"),
+        doubt="a definition worded in a way the check does not read as one may exist",
     ),
     Check(
         "aggregate-row",
         "error",
         "A labelled mean or sum (row or column), or a task-level row, recomputed from its parts within rounding.",
         check_aggregates,
+        doubt="which cells the line aggregates is read from the layout",
     ),
     Check(
         "caption-column-count",
         "warning",
         "A caption that counts N models while the table shows M.",
         check_caption_counts,
+        doubt="what the caption counts (models, runs, members) is read from its words",
     ),
     Check(
         "caption-text-contradiction",
@@ -45,6 +48,7 @@ CHECKS: tuple[Check, ...] = (
         "A caption that describes the table one way while the text citing it says the opposite.",
         check_contradictions,
         needs=("text",),
+        doubt="the opposing words are read from the caption and the citing sentence",
     ),
     Check(
         "error-bars-claimed",
@@ -52,6 +56,7 @@ CHECKS: tuple[Check, ...] = (
         "The text claims error bars, deviations or intervals while no table prints any.",
         check_error_bars,
         needs=("text",),
+        doubt="spreads may sit where the extractor does not look (figures, tables it missed)",
     ),
     Check(
         "bold-not-best",
@@ -59,6 +64,7 @@ CHECKS: tuple[Check, ...] = (
         "A bold value that is not the best in its row or column under the metric's direction, or a best value "
         "left plain when the caption says best values are bold.",
         check_bold,
+        doubt="what bold compares is read from the layout",
     ),
     Check(
         "value-out-of-range",
@@ -66,6 +72,7 @@ CHECKS: tuple[Check, ...] = (
         "A value outside its metric's valid range in the catalogue (accuracy above 1 or 100%, negative MSE).",
         check_ranges,
         needs=("catalogue",),
+        doubt="which metric the cell reports is read from its labels",
     ),
     Check(
         "dataset-reused",
@@ -73,6 +80,7 @@ CHECKS: tuple[Check, ...] = (
         "A dataset the catalogue knows from another benchmark, reported under this paper's own protocol.",
         check_reused_datasets,
         needs=("catalogue",),
+        doubt="that the paper presents the dataset as its own is read from its words",
     ),
     Check(
         "text-claim-mismatch",
@@ -81,12 +89,14 @@ CHECKS: tuple[Check, ...] = (
         "or mean of that table gives within rounding.",
         check_text_claims,
         needs=("text",),
+        doubt="which cell the sentence quotes is read from its words",
     ),
     Check(
         "duplicate-values",
         "warning",
         "Two rows or columns with identical values throughout.",
         check_duplicates,
+        doubt="that the two lines should differ is read from their labels",
     ),
 )
 
