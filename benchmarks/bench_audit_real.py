@@ -20,7 +20,7 @@ import argparse
 import json
 import subprocess
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,6 +179,9 @@ def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: in
     for group in sorted(table, key=lambda g: (g.split()[0] != "all", g.split()[0], g)):
         row = table[group]
         print(f"{group:42} {row['error'].cell():>18} {row['error+warning'].cell():>20} {row['needs-check'].cell():>16}")
+    declined = Counter(f.check for f in findings if f.certainty == "declined")
+    shown = ", ".join(f"{check} {n}" for check, n in sorted(declined.items())) or "none"
+    print(f"\ndeclined (noted as info with the reason, so recall is not lost silently): {shown}")
     unjudged = [f for f in findings if f.severity in LISTED_SEVERITIES and verdict_of(f, judged) is None]
     print(f"\nunjudged error/warning/needs-check findings: {len(unjudged)}")
     for f in unjudged:

@@ -135,3 +135,19 @@ def test_a_top_k_that_ranks_items_is_no_metric(catalogue: Catalogue) -> None:
     assert not found(method, catalogue, "undefined-metric")
     metric = table_from_grid([["Model", "Top-1"], ["A", "62.0"], ["B", "61.7"]])
     assert problems(found(metric, catalogue, "undefined-metric"))
+
+
+@pytest.mark.parametrize(
+    "grid",
+    [
+        [["Age", "No.", "Rate"], ["45-54", "47", "21.8"], ["55-64", "116", "85.5"], ["≥85", "208", "1,271.7"],
+         ["Total", "371", "163.8"]],  # a total rate, below its largest part: no sum
+        [["Country", "2009", "2010"], ["DE", "640", "650"], ["FR", "400", "402"], ["IT", "240", "250"],
+         ["Total EU", "1.280", "1.302"]],  # a point for a thousands separator
+        [["Variable", "Min", "Max", "Mean", "SD"], ["Age", "18", "90", "47.2", "12.1"],
+         ["Income", "0", "9", "2.43", "1.8"]],  # a Mean among descriptive statistics
+    ],
+    ids=["rates", "thousands-point", "descriptive"],
+)  # fmt: skip
+def test_lines_that_are_no_aggregate_of_their_neighbours(grid: list[list[str]], catalogue: Catalogue) -> None:
+    assert not problems(found(table_from_grid(grid), catalogue, "aggregate-row"))

@@ -160,3 +160,13 @@ def test_bad_tables_file_is_a_one_line_error_and_keeps_the_last_audit(copy_root:
     assert result.exit_code == 2
     assert "tables.json: not valid JSON" in result.stderr and "Traceback" not in result.output
     assert {name: (folder / name).read_bytes() for name in OUTPUTS} == before
+
+
+def test_every_finding_states_its_certainty_and_the_reports_show_it(demo_root: Path) -> None:
+    found = findings(demo_root)
+    assert all(f["certainty"] in ("proved", "likely", "unsure", "declined") for f in found)
+    assert all(f["confidence"] is not None for f in found if f["table_label"])
+    weaker = [f for f in found if f["certainty"] in ("likely", "unsure", "declined") and f["severity"] != "info"]
+    assert all(f["reason"] for f in weaker)
+    report = (demo_root / "audits" / FOLDER / "report.md").read_text()
+    assert "certainty: proved" in report and "certainty: likely: " in report

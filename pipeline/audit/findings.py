@@ -22,7 +22,8 @@ def _view_of(inp: AuditInput, table: Table) -> TableView:
 
 def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
     confidence = issue.table.confidence if issue.table is not None else None
-    settled = settle(issue.severity or check.severity, issue.certainty, issue.reason, confidence)
+    severity = issue.severity or check.severity
+    settled = settle(severity, issue.certainty, check.reason_for(issue, severity), confidence)
     locators, readable = [], []
     if issue.table is not None:
         view = _view_of(inp, issue.table)

@@ -38,12 +38,14 @@ CHECKS: tuple[Check, ...] = (
         "A metric used in a table or caption that the text never defines and the catalogue does not count as standard.",
         check_undefined_metrics,
         needs=("text", "catalogue"),
+        doubt="a definition worded in a way the check does not read as one may exist",
     ),
     Check(
         "aggregate-row",
         "error",
         "A labelled mean or sum (row or column), or a task-level row, recomputed from its parts within rounding.",
         check_aggregates,
+        doubt="which cells the line aggregates is read from the layout",
     ),
     Check("cross-table-mean", "warning", CROSS_TABLE_SUMMARY, check_cross_table_means, needs=("records", "catalogue")),
     Check(
@@ -51,6 +53,7 @@ CHECKS: tuple[Check, ...] = (
         "warning",
         "A caption that counts N models while the table shows M.",
         check_caption_counts,
+        doubt="what the caption counts (models, runs, members) is read from its words",
     ),
     Check(
         "caption-text-contradiction",
@@ -58,6 +61,7 @@ CHECKS: tuple[Check, ...] = (
         "A caption that describes the table one way while the text citing it says the opposite.",
         check_contradictions,
         needs=("text",),
+        doubt="the opposing words are read from the caption and the citing sentence",
     ),
     Check(
         "error-bars-claimed",
@@ -65,6 +69,7 @@ CHECKS: tuple[Check, ...] = (
         "The text claims error bars, deviations or intervals while no table prints any.",
         check_error_bars,
         needs=("text",),
+        doubt="spreads may sit where the extractor does not look (figures, tables it missed)",
     ),
     Check(
         "bold-not-best",
@@ -72,6 +77,7 @@ CHECKS: tuple[Check, ...] = (
         "A bold value that is not the best in its row or column under the metric's direction, or a best value "
         "left plain when the caption says best values are bold.",
         check_bold,
+        doubt="what bold compares is read from the layout",
     ),
     Check(
         "value-out-of-range",
@@ -79,6 +85,7 @@ CHECKS: tuple[Check, ...] = (
         "A value outside its metric's valid range in the catalogue (accuracy above 1 or 100%, negative MSE).",
         check_ranges,
         needs=("catalogue",),
+        doubt="which metric the cell reports is read from its labels",
     ),
     Check(
         "dataset-reused",
@@ -86,6 +93,7 @@ CHECKS: tuple[Check, ...] = (
         "A dataset the catalogue knows from another benchmark, reported under this paper's own protocol.",
         check_reused_datasets,
         needs=("catalogue",),
+        doubt="that the paper presents the dataset as its own is read from its words",
     ),
     Check(
         "text-claim-mismatch",
@@ -94,12 +102,14 @@ CHECKS: tuple[Check, ...] = (
         "or mean of that table gives within rounding.",
         check_text_claims,
         needs=("text",),
+        doubt="which cell the sentence quotes is read from its words",
     ),
     Check(
         "duplicate-values",
         "warning",
         "Two rows or columns with identical values throughout.",
         check_duplicates,
+        doubt="that the two lines should differ is read from their labels",
     ),
     Check("derived-fscore", "error", "An F1 above 2PR/(P+R) (equal to it when micro).", check_fscores),
     Check("derived-rates", "error", "Diagnostic rates that no one prevalence reconciles.", check_rates),

@@ -14,7 +14,9 @@ A line that is the mean of its block under a label that does not say so is a war
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.unlabelled import unlabelled_means
@@ -30,6 +32,9 @@ from pipeline.audit.labels import aggregate_kind, column_key, may_be_weighted, r
 from pipeline.audit.metrics import DELTA
 from pipeline.audit.tableview import Pos, TableView
 
+# Lines of descriptive statistics: beside them, "Mean" is each line's own mean.
+DESCRIPTIVE = re.compile(r"^\s*(?:min(?:imum)?|max(?:imum)?|median|s\.?d\.?|std\.?|st\.? ?dev\.?|iqr|range|"
+                         r"variance|percentile|p\d\d|q[13]|quartiles?)\b", re.IGNORECASE)  # fmt: skip
 # Columns or rows of statistics that no aggregate line sums or averages.
 STATISTIC = re.compile(r"(?<![\w-])(?:(?i:p[- ]?values?|q[- ]?values?|fdr)|[pP]|OR|HR|RR|CI|χ2)(?![\w-])")
 
@@ -74,6 +79,8 @@ def labelled_aggregates(view: TableView) -> list[Aggregate]:
 
 
 def _aggregate_rows(view: TableView) -> list[Aggregate]:
+    if _describes(_stub_text(view, r) for r in view.body_rows):
+        return []
     rows = {r: kind for r in view.body_rows if (kind := aggregate_kind(_stub_text(view, r)))}
     found = []
     for row, kind in sorted(rows.items()):
@@ -101,6 +108,8 @@ def _same_stub(view: TableView, row: int, other: int, label: str) -> bool:
 
 
 def _aggregate_cols(view: TableView) -> list[Aggregate]:
+    if _describes(view.leaf(c) for c in view.value_cols):
+        return []
     cols = {c: kind for c in view.value_cols if (kind := aggregate_kind(view.leaf(c)))}
     found = []
     for col, kind in sorted(cols.items()):
@@ -120,6 +129,11 @@ def _aggregate_cols(view: TableView) -> list[Aggregate]:
         parts = [c for c in view.value_cols if view.col_groups.get(c) != group and c not in cols]
         found.append(Aggregate("col", col, kind, view.col_label(col), [parts], guessed=True))
     return found
+
+
+def _describes(labels: Iterable[str]) -> bool:
+    """Lines naming descriptive statistics (Mean beside Min, Max, SD): each row's own mean, not one of others."""
+    return sum(DESCRIPTIVE.match(label) is not None for label in labels) >= 1
 
 
 def _weighted_ok(view: TableView, label: str) -> bool:
@@ -173,7 +187,7 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
     apart = [v for v in verdicts if not v.consistent and _other_magnitude(view, v, aggregate.kind)]
     if apart:
         notes.append(_declined(view, where, apart, "its parts are of another magnitude (counts beside a mean age, "
-                               "say): they are not what it aggregates"))  # fmt: skip
+                               "rates beside a total) or format: they are not what it aggregates"))  # fmt: skip
         verdicts = [v for v in verdicts if v not in apart]
     bad = [v for v in verdicts if not v.consistent]
     good = len(verdicts) - len(bad)
@@ -182,14 +196,16 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
                   "summarises something else (a pooled group, another statistic)")  # fmt: skip
         return [*notes, _declined(view, where, bad, reason)]
     weighted = aggregate.weighted_ok and not (good >= 2 and good > len(bad))  # most cells agree: a mean after all
-    pooled = [v for v in bad if weighted and (_within_parts(view, v) or _difference(view, v) or _total(view, v))]
+    # an "Overall" read as a total (of counts) may pool its mean rows: a cell within its parts' range is one
+    pools = weighted or (aggregate.weighted_ok and aggregate.kind == "sum")
+    pooled = [v for v in bad if pools and (_within_parts(view, v) or _difference(view, v) or _total(view, v))]
     notes += [_pooled_issue(view, where, pooled)] if pooled else []
     bad = [v for v in bad if v not in pooled]
     if not bad:
         consistent = [v for v in verdicts if v.consistent]
         return notes + ([consistent_issue(view, aggregate.kind, where, consistent, "info")] if consistent else [])
     unlike = not good and sum(homogeneous(view, v) for v in bad) * 2 < len(bad)
-    if (not aggregate.clear and good < len(bad)) or unlike:
+    if (not aggregate.clear and good < len(bad) + len(apart)) or unlike:  # cells of another magnitude count too
         return [
             Issue(
                 f"{where} is labelled '{aggregate.kind}' but is not the {aggregate.kind} of any set of cells the "
@@ -208,11 +224,15 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
 
 
 def _other_magnitude(view: TableView, verdict: Verdict, kind: str) -> bool:
-    """A mean under half its smallest part or over twice its largest (positive values): not a mean of them."""
-    if kind != "mean":
-        return False
+    """Parts the printed value cannot aggregate: a mean under half its smallest part or over twice its largest,
+    a total below its largest part (all parts non-negative: a rate or a share, not a sum), or the very digits
+    of the result with a point for a thousands separator ("1.178" for 1,178)."""
     values = [view.numbers[p].value for p in verdict.parts]
     printed = verdict.printed.value
+    if printed > 0 and verdict.computed.scaled(Fraction(1, 1000)).overlaps(verdict.printed.interval):
+        return True
+    if kind == "sum":
+        return min(values) >= 0 and printed < max(values)
     return min(values) > 0 and printed > 0 and (printed * 2 < min(values) or printed > 2 * max(values))
 
 

@@ -12,7 +12,9 @@ Evidence discipline, the rule every check follows and :func:`settle` enforces on
 - ``reason`` says, in one line, why an issue is less than proved (empty for a proof).
 - The table's extraction confidence travels with every finding. Below ``NEEDS_CHECK_BELOW`` any error or
   warning becomes ``needs-check``; below ``PROOF_CONFIDENCE`` an error becomes a warning. The reason says so.
-A new check family needs nothing more than to set ``certainty`` and ``reason`` on the issues it returns.
+- A check states its usual doubt (``Check.doubt``), the reason its findings carry when the issue gives none.
+A new check family needs nothing more than to set ``certainty`` and ``reason`` on the issues it returns (and a
+``doubt`` on its Check).
 """
 
 from __future__ import annotations
@@ -91,6 +93,12 @@ class Check:
     summary: str
     run: Callable[[AuditInput], list[Issue]]
     needs: tuple[str, ...] = ()  # inputs without which the check is skipped: "text", "catalogue", "records"
+    doubt: str = ""  # why a finding of this check is likely rather than proved, when the issue does not say
+
+    def reason_for(self, issue: Issue, severity: str) -> str:
+        """The issue's own reason, else the check's doubt for a finding that is not a proof."""
+        certainty = issue.certainty or _DEFAULT_CERTAINTY.get(severity, "likely")
+        return issue.reason or (self.doubt if certainty not in ("proved",) else "")
 
     def missing(self, inp: AuditInput) -> list[str]:
         return [need for need in self.needs if not inp.has(need)]

@@ -68,7 +68,6 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
         if key is not None:
             by_key.setdefault(key, []).append(view)  # a table continued on the next page is one table
     issues: list[Issue] = []
-    seen: set[tuple[int, str]] = set()
     for sentence in inp.text.sentences:
         quotes = _quotes(sentence.text)
         keys = sorted(k for k in cited_tables(sentence.text) if k in by_key)
@@ -78,24 +77,30 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
         supported = [q for q in quotes if any(_supported(inp, v, q.number) for v in every)]
         for key in keys:
             view = by_key[key][0]
-            bound = _bound(sentence.text, key, quotes)
-            pins = {id(q): _pinned_cell(view, sentence.text, q) for q in bound}
-            anchored = any(q in supported for q in bound)
-            averaged = _AVERAGE.search(sentence.text) is not None
-            quoted_right = any(_supported_at(view, p, q.number, averaged) for q in bound if (p := pins[id(q)]))
-            for quote in bound:
-                # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing, nor
-                # does one when the sentence quotes a named cell right (its other numbers are about something else)
-                pinned = pins[id(quote)]
-                pin = pinned if pinned and not quoted_right and _near(view.numbers[pinned], quote.number) else None
-                if pin is not None:
-                    wrong = not _supported_at(view, pin, quote.number, averaged)
-                else:
-                    wrong = anchored and quote not in supported and _on_scale(view, quote.number)
-                if wrong and (id(view), quote.number.text + sentence.text) not in seen:
-                    seen.add((id(view), quote.number.text + sentence.text))
-                    issues.append(_issue(view, sentence, quote, pin, supported))
+            for quote, pin in _mismatches(view, sentence.text, _bound(sentence.text, key, quotes), supported):
+                issues.append(_issue(view, sentence, quote, pin, supported))
     return issues
+
+
+def _mismatches(
+    view: TableView, text: str, bound: list[_Quote], supported: list[_Quote]
+) -> list[tuple[_Quote, Pos | None]]:
+    """The quotes of one cited table that it does not support, each with the cell it pins (if any)."""
+    pins = {id(q): _pinned_cell(view, text, q) for q in bound}
+    averaged = _AVERAGE.search(text) is not None
+    quoted_right = any(_supported_at(view, p, q.number, averaged) for q in bound if (p := pins[id(q)]))
+    anchored = any(q in supported for q in bound)
+    wrong = []
+    for quote in bound:
+        # a named cell printing a number of another kind (an ECE beside an accuracy) pins nothing, nor does one
+        # when the sentence quotes a named cell right (its other numbers are then about something else)
+        pinned = pins[id(quote)]
+        pin = pinned if pinned and not quoted_right and _near(view.numbers[pinned], quote.number) else None
+        if pin is not None and not _supported_at(view, pin, quote.number, averaged):
+            wrong.append((quote, pin))
+        elif pin is None and anchored and quote not in supported and _on_scale(view, quote.number):
+            wrong.append((quote, None))
+    return wrong
 
 
 def _bound(text: str, key: str, quotes: list[_Quote]) -> list[_Quote]:
