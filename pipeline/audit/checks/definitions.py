@@ -22,10 +22,14 @@ from pipeline.audit.tableview import Pos, TableView
 from pipeline.catalogue import Catalogue, MetricDef, compact_label
 
 _TOP_K = re.compile(r"(?<![\w-])top[- ]?\d+(?![\w-])", re.IGNORECASE)
-# A Top-k used as a metric stands alone or before a unit, an arrow or a measure; before any other word it
-# ranks items ("Top-10 most common words", "Top 10 dmCpGs", "Top-1 Sel." as a method's name).
+# A Top-k used as a metric stands alone, before a unit, an arrow or a measure, or before what it is measured
+# on or whose it is; before any other word it ranks items ("Top-10 most common words", "Top 10 dmCpGs",
+# "Top-1 Sel." as a method's name).
 _TOP_K_METRIC = re.compile(
-    rf"{_TOP_K.pattern}(?=\s*(?:$|[,;:)(\]/|↑↓%]|\.\s*$|(?:and|or|vs\.?)\s+top|acc|err|score|rate))", re.IGNORECASE
+    rf"{_TOP_K.pattern}(?=\s*(?:$|[,;:)(\]/|↑↓%]|\.\s*$|(?:and|or|vs\.?)\s+top|acc|err|score|rate"
+    r"|(?:on|in|for|across|over|per)\s"  # what it is measured on: "Top-1 on the promoter datasets"
+    r"|of\s+(?:\w+\s+){0,2}(?:models?|methods?|baselines?)\b))",  # whose it is: "Top-1 of the five models"
+    re.IGNORECASE,
 )
 _VERBS = (
     r"(?:is|are)\s+(?:defined|computed|calculated|measured|given|obtained|the|a|an)\b"
