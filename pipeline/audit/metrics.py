@@ -24,8 +24,10 @@ _HIGHER = re.compile(
 )
 
 
+# Words that label a difference between scores ("Accuracy increase", "Speed-up"): one vocabulary for every check.
+DELTA_WORDS = r"diff\.?|difference|delta|change|gains?|improvement|impr\.?|increase|decrease|drop|reduction|speed-?up"
 # Labels of differences between scores ("Δ", "Accuracy increase"), which no score range bounds.
-DELTA = re.compile(r"Δ|∆|\b(?:diff\.?|difference|delta|change|gain|improvement|increase|decrease|drop)\b", re.I)
+DELTA = re.compile(rf"Δ|∆|\b(?:{DELTA_WORDS})(?!\w)", re.I)
 # Labels naming a quantity other than a score (a size, a cost, a count): the caption's metric is not theirs.
 QUANTITY = re.compile(
     r"\b(?:time|seconds?|hours?|memory|mem|mb|gb|params?|parameters?|size|speed(?:up)?|throughput|flops|"

@@ -20,13 +20,10 @@ from pipeline.audit.checks.derived.arith import div, sub
 from pipeline.audit.checks.derived.evidence import Operand, has_token, leading_number, relation_issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
+from pipeline.audit.metrics import DELTA_WORDS
 from pipeline.audit.tableview import Pos, TableView
 
-DELTA_TOKEN = re.compile(
-    r"(?:Δ|∆|δ)\S*|diff\.?|difference|delta|gain|gains|improvement|impr\.?|speed-?up|decrease|increase|"
-    r"reduction|change|drop",
-    re.IGNORECASE,
-)
+DELTA_TOKEN = re.compile(rf"(?:Δ|∆|δ)\S*|{DELTA_WORDS}", re.IGNORECASE)  # a whole header token
 BASELINE_TOKEN = re.compile(r"baseline|base|reference|ref\.?|\(ref\.?\)|\(reference\)", re.IGNORECASE)
 _INLINE = re.compile(
     r"^\s*(?P<score>[-+−]?\d[\d,]*(?:\.\d+)?)\s*%?\s*\(\s*(?P<delta>[+\-−]\s?\d+(?:\.\d+)?)\s*(?P<pct>%?)\s*\)\s*$"
