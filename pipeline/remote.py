@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.errors import EXIT_BAD_INPUT
+from pipeline.errors import EXIT_BAD_INPUT, EXIT_INTERNAL
 from pipeline.executor import Executor
 from pipeline.runner import Job, JobResult, Ran, admit, call_stage, conclude
 from pipeline.state import StageState, expand, file_hashes, relpath
@@ -72,7 +72,7 @@ def land(ws: Workspace, returned: ReturnedJob, own: StageState, inputs: dict[str
     ran = returned.ran
     unexpected = sorted(set(returned.outputs) - expected)
     if unexpected:
-        ran = Ran(error=f"the worker returned files the stage does not write: {', '.join(unexpected)}", exit_code=3)
+        ran = Ran(error=f"the worker returned files the stage does not write: {', '.join(unexpected)}", exit_code=EXIT_INTERNAL)
     elif ran.report is not None:
         for rel, data in sorted(returned.outputs.items()):
             write_bytes(ws.root / rel, data)
