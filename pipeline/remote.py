@@ -72,7 +72,10 @@ def land(ws: Workspace, returned: ReturnedJob, own: StageState, inputs: dict[str
     ran = returned.ran
     unexpected = sorted(set(returned.outputs) - expected)
     if unexpected:
-        ran = Ran(error=f"the worker returned files the stage does not write: {', '.join(unexpected)}", exit_code=EXIT_INTERNAL)
+        ran = Ran(
+            error=f"the worker returned files the stage does not write: {', '.join(unexpected)}",
+            exit_code=EXIT_INTERNAL,
+        )
     elif ran.report is not None:
         for rel, data in sorted(returned.outputs.items()):
             write_bytes(ws.root / rel, data)
