@@ -10,8 +10,10 @@ not done names the files concerned and the command that fixes it.
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,9 +85,18 @@ def relpath(ws: Workspace, path: Path) -> str:
     return os.path.relpath(path, ws.root).replace(os.sep, "/")
 
 
-def file_hashes(ws: Workspace, source_id: str, patterns: tuple[str, ...]) -> dict[str, str | None]:
+Digest = Callable[[Path], "str | None"]  # path -> SHA-256, None when absent
+
+
+def sha256_or_none(path: Path) -> str | None:
+    return sha256_file(path) if path.is_file() else None
+
+
+def file_hashes(
+    ws: Workspace, source_id: str, patterns: tuple[str, ...], digest: Digest = sha256_or_none
+) -> dict[str, str | None]:
     """Current SHA-256 of each file (None for one that is absent)."""
-    return {relpath(ws, p): (sha256_file(p) if p.is_file() else None) for p in expand(ws, source_id, patterns)}
+    return {relpath(ws, p): digest(p) for p in expand(ws, source_id, patterns)}
 
 
 def state_file(ws: Workspace, stage: Stage, source_id: str) -> Path:
@@ -161,12 +172,14 @@ def read_state(ws: Workspace, stage: Stage, source_id: str) -> dict[str, Any] | 
     return data if isinstance(data, dict) else None
 
 
-def _outputs_state(ws: Workspace, stage: Stage, source_id: str, recorded: dict[str, Any]) -> StageState | None:
+def _outputs_state(
+    ws: Workspace, stage: Stage, source_id: str, recorded: dict[str, Any], digest: Digest
+) -> StageState | None:
     """Missing or modified outputs, or None when every recorded output still has its recorded hash."""
     outputs = recorded.get("outputs")
     if not isinstance(outputs, dict):
         return None
-    current = file_hashes(ws, source_id, tuple(outputs))
+    current = file_hashes(ws, source_id, tuple(outputs), digest)
     fix = fix_command(stage, source_id)
     gone = tuple(sorted(rel for rel, sha in current.items() if sha is None and outputs.get(rel)))
     if gone:
@@ -178,7 +191,7 @@ def _outputs_state(ws: Workspace, stage: Stage, source_id: str, recorded: dict[s
     return None
 
 
-def _fetch_without_record(ws: Workspace, source_id: str) -> StageState:
+def _fetch_without_record(ws: Workspace, source_id: str, digest: Digest) -> StageState:
     """A source fetched before outputs were recorded: its PDF must still match the hash in source.json."""
     stage = PIPELINE[0]
     fix = fix_command(stage, source_id)
@@ -190,12 +203,12 @@ def _fetch_without_record(ws: Workspace, source_id: str) -> StageState:
         return StageState(FETCH, FAILED, str(exc), (relpath(ws, record),), fix)
     if not pdf.is_file():
         return StageState(FETCH, MISSING, "the fetched PDF was deleted", (relpath(ws, pdf),), fix)
-    if sha256_file(pdf) != expected:
+    if digest(pdf) != expected:
         return StageState(FETCH, MODIFIED, "no longer has the SHA-256 in source.json", (relpath(ws, pdf),), fix)
     return StageState(FETCH, DONE)
 
 
-def own_state(ws: Workspace, stage: Stage, source_id: str) -> StageState:
+def own_state(ws: Workspace, stage: Stage, source_id: str, digest: Digest = sha256_or_none) -> StageState:
     """The stage judged on its own files, ignoring the stages it reads from."""
     fix = fix_command(stage, source_id)
     recorded = read_state(ws, stage, source_id)
@@ -204,10 +217,10 @@ def own_state(ws: Workspace, stage: Stage, source_id: str) -> StageState:
             rel = relpath(ws, state_file(ws, stage, source_id))
             return StageState(stage.name, STALE, "its state file cannot be read", (rel,), fix)
         if stage.name == FETCH and ws.source_record_path(source_id).is_file():
-            return _fetch_without_record(ws, source_id)
+            return _fetch_without_record(ws, source_id, digest)
         first = fetch_hint(source_id) if stage.name == FETCH else fix
         return StageState(stage.name, MISSING, "has not run", (), first)
-    outputs = _outputs_state(ws, stage, source_id, recorded)
+    outputs = _outputs_state(ws, stage, source_id, recorded, digest)
     if outputs is not None:
         return outputs
     if recorded.get("status", DONE) == FAILED:
@@ -215,7 +228,7 @@ def own_state(ws: Workspace, stage: Stage, source_id: str) -> StageState:
     if recorded.get("tool_version") != __version__:
         reason = f"ran with litaudit {recorded.get('tool_version')}, this is {__version__}"
         return StageState(stage.name, STALE, reason, (), fix)
-    current = {k: v for k, v in file_hashes(ws, source_id, stage.inputs).items() if v is not None}
+    current = {k: v for k, v in file_hashes(ws, source_id, stage.inputs, digest).items() if v is not None}
     previous = {k: v for k, v in (recorded.get("inputs") or {}).items() if v is not None}
     if current != previous:
         changed = tuple(sorted(k for k in set(current) | set(previous) if current.get(k) != previous.get(k)))
@@ -234,17 +247,26 @@ def _with_upstream(stage: Stage, own: StageState, states: dict[str, StageState],
     return own
 
 
-def source_status(ws: Workspace, source_id: str) -> SourceStatus:
+def one_look() -> Digest:
+    """Hashes memoised for one look at a source: its PDF is read by several stages but hashed once. Never
+    kept longer (a file edited within the clock's resolution would keep its old hash)."""
+    return functools.cache(sha256_or_none)
+
+
+def source_status(ws: Workspace, source_id: str, digest: Digest | None = None) -> SourceStatus:
     """Every stage in pipeline order; a stage downstream of one that is not done is never done."""
+    digest = digest or one_look()
     status = SourceStatus(source_id)
     for stage in PIPELINE:
-        status.stages[stage.name] = _with_upstream(stage, own_state(ws, stage, source_id), status.stages, source_id)
+        own = own_state(ws, stage, source_id, digest)
+        status.stages[stage.name] = _with_upstream(stage, own, status.stages, source_id)
     return status
 
 
 def stage_state(ws: Workspace, stage: Stage, source_id: str) -> StageState:
     """One stage's state, the stages it reads from included."""
-    status = source_status(ws, source_id)
+    digest = one_look()
+    status = source_status(ws, source_id, digest)
     if stage in PIPELINE:
         return status.stages[stage.name]
-    return _with_upstream(stage, own_state(ws, stage, source_id), status.stages, source_id)
+    return _with_upstream(stage, own_state(ws, stage, source_id, digest), status.stages, source_id)
