@@ -84,22 +84,26 @@ def land(ws: Workspace, returned: ReturnedJob, own: StageState, inputs: dict[str
 
 def run_detached(ws: Workspace, executor: Executor, jobs: list[Job]) -> Iterator[JobResult]:
     """Every job through workers that cannot see ``ws``; files are read only as each job is sent."""
-    waiting: dict[tuple[str, str], tuple[StageState, dict[str, str | None]]] = {}
+    own: dict[tuple[str, str], StageState] = {}
+    inputs: dict[tuple[str, str], dict[str, str | None]] = {}
     admitted: list[Job] = []
     for job in jobs:
         verdict = admit(ws, job)
         if isinstance(verdict, JobResult):
             yield verdict
         else:
-            waiting[(job.stage.name, job.source_id)] = (verdict, {})
+            own[_key(job)] = verdict
             admitted.append(job)
 
     def shipped() -> Iterator[ShippedJob]:
         for job in admitted:
-            own, _ = waiting[(job.stage.name, job.source_id)]
-            waiting[(job.stage.name, job.source_id)] = (own, file_hashes(ws, job.source_id, job.stage.inputs))
+            inputs[_key(job)] = file_hashes(ws, job.source_id, job.stage.inputs)  # what the worker will read
             yield ship(ws, job)
 
     for returned in executor.map_unordered(run_shipped, shipped()):
-        own, inputs = waiting.pop((returned.job.stage.name, returned.job.source_id))
-        yield land(ws, returned, own, inputs)
+        key = _key(returned.job)
+        yield land(ws, returned, own.pop(key), inputs.pop(key))
+
+
+def _key(job: Job) -> tuple[str, str]:
+    return job.stage.name, job.source_id
