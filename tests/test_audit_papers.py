@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, json_out
+from papers.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
+from papers.derived_paper import DERIVED_PAPERS, derived_paper
 
 from pipeline.audit.build import table_from_grid, table_from_truth
 from pipeline.audit.checks import CHECKS, run_checks
@@ -20,8 +22,6 @@ from pipeline.audit.checks.uncertainty import claim_sentences
 from pipeline.audit.context import AuditInput
 from pipeline.audit.text import paper_text_from_string, read_paper_text
 from pipeline.catalogue import load_catalogue
-from pipeline.fixtures.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
-from pipeline.fixtures.derived_paper import DERIVED_PAPERS, derived_paper
 from pipeline.fixtures.spec import PaperTruth, Planted
 from pipeline.model import Finding
 from pipeline.store import Workspace, safe_id
