@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.audit.context import AuditInput
+from pipeline.audit.settings import AuditSettings
 from pipeline.audit.text import read_paper_text
 from pipeline.catalogue import Catalogue, load_catalogue, resolve_catalogue_dir
 from pipeline.errors import BadInputError, ConfigError, StageInputMissingError
@@ -54,7 +55,7 @@ def read_catalogue(config_dir: Path, notes: list[str]) -> Catalogue | None:
     return load_catalogue(config_dir)
 
 
-def load_inputs(ws: Workspace, source_id: str) -> LoadedInputs:
+def load_inputs(ws: Workspace, source_id: str, settings: AuditSettings | None = None) -> LoadedInputs:
     extracted = ws.extracted_dir(source_id)
     tables_file = read_tables(extracted / "tables.json")
     notes: list[str] = []
@@ -71,5 +72,7 @@ def load_inputs(ws: Workspace, source_id: str) -> LoadedInputs:
     sha = str(tables_file.source.get("sha256") or "")
     if not sha and ws.source_record_path(source_id).is_file():
         sha = str(read_json(ws.source_record_path(source_id)).get("sha256", ""))
-    audit = AuditInput(source_id, sha, tables_file.tables, text=text, catalogue=catalogue, records=records)
+    audit = AuditInput(
+        source_id, sha, tables_file.tables, text, catalogue, records, settings=settings or AuditSettings()
+    )
     return LoadedInputs(audit, pdf, notes)

@@ -12,8 +12,10 @@ from pipeline.catalogue.load import BUNDLED_DIR
 from pipeline.errors import BadInputError, ConfigError
 from pipeline.mapping.document import map_tables
 from pipeline.mapping.overrides import load_overrides
+from pipeline.mapping.settings import MapSettings
 from pipeline.model import TablesFile
 from pipeline.settings import Settings
+from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_json, sha256_file, write_json
 
@@ -56,7 +58,8 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     tables = read_tables(tables_path)
     catalogue, info = usable_catalogue(ws)
     pins = load_overrides(ws.config_dir / "overrides.yaml", catalogue, source_id)
-    mapping = map_tables(tables, catalogue, pins, sha256_file(tables_path), info)
+    knobs = load_settings(MapSettings, ws.config_dir, settings.overrides)
+    mapping = map_tables(tables, catalogue, pins, sha256_file(tables_path), info, knobs)
     write_json(ws.extracted_dir(source_id) / "mapping.json", mapping.to_dict())
     summary = {**mapping.summary, "pins_unused": len(mapping.overrides["unused"])}
     return StageReport(problems=summary["cells_unmapped"], summary=summary)

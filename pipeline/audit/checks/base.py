@@ -10,8 +10,8 @@ Evidence discipline, the rule every check follows and :func:`settle` enforces on
   ``unsure``   the cells themselves may be misread: ``needs-check`` (shown to a reviewer, never an error);
   ``declined`` the check could not judge (a part unread, no direction): info, and ``reason`` says why.
 - ``reason`` says, in one line, why an issue is less than proved (empty for a proof).
-- The table's extraction confidence travels with every finding. Below ``NEEDS_CHECK_BELOW`` any error or
-  warning becomes ``needs-check``; below ``PROOF_CONFIDENCE`` an error becomes a warning. The reason says so.
+- The table's extraction confidence travels with every finding. Below ``needs_check_below`` (AuditSettings) any error or
+  warning becomes ``needs-check``; below ``proof_confidence`` an error becomes a warning. The reason says so.
 - A check states its usual doubt (``Check.doubt``), the reason its findings carry when the issue gives none.
 A new check family needs nothing more than to set ``certainty`` and ``reason`` on the issues it returns (and a
 ``doubt`` on its Check).
@@ -24,14 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.audit.context import AuditInput
+from pipeline.audit.settings import AuditSettings
 from pipeline.audit.tableview import Pos
 from pipeline.model import Table
 
 SEVERITIES = ("error", "warning", "needs-check", "info")
 CERTAINTIES = ("proved", "likely", "unsure", "declined")
 PROBLEMS = ("error", "warning")  # the severities that ask a reviewer to act; needs-check asks them to look
-NEEDS_CHECK_BELOW = 0.5  # extraction confidence under which no finding of a table counts as a problem
-PROOF_CONFIDENCE = 0.8  # extraction confidence an error's cells need
 _DEFAULT_CERTAINTY = {"error": "proved", "warning": "likely", "needs-check": "unsure", "info": "likely"}
 
 # Which records a finding concerns: the cells it points at, their whole rows or columns, the whole table
@@ -58,6 +57,9 @@ class Issue:
     reason: str = ""  # why the issue is less than proved, or why the check declined
 
 
+DEFAULT_BAR = AuditSettings()
+
+
 @dataclass(frozen=True)
 class Settled:
     severity: str
@@ -65,7 +67,9 @@ class Settled:
     reason: str
 
 
-def settle(severity: str, certainty: str | None, reason: str, confidence: float | None) -> Settled:
+def settle(
+    severity: str, certainty: str | None, reason: str, confidence: float | None, bar: AuditSettings = DEFAULT_BAR
+) -> Settled:
     """The severity an issue may carry given its certainty and the extraction confidence of its table."""
     certainty = certainty or _DEFAULT_CERTAINTY.get(severity, "likely")
     reasons = [reason] if reason else []
@@ -73,14 +77,14 @@ def settle(severity: str, certainty: str | None, reason: str, confidence: float 
         return Settled("info", certainty, reason)
     if certainty == "unsure" and severity in PROBLEMS:
         severity = "needs-check"
-    if confidence is not None and severity in PROBLEMS and confidence < NEEDS_CHECK_BELOW:
-        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {NEEDS_CHECK_BELOW}): "
+    if confidence is not None and severity in PROBLEMS and confidence < bar.needs_check_below:
+        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {bar.needs_check_below:g}): "
                        "its cells may be misread, so check the page first")  # fmt: skip
         severity, certainty = "needs-check", "unsure"
     if severity == "error" and certainty != "proved":
         severity = "warning"
-    if severity == "error" and confidence is not None and confidence < PROOF_CONFIDENCE:
-        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {PROOF_CONFIDENCE} "
+    if severity == "error" and confidence is not None and confidence < bar.proof_confidence:
+        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {bar.proof_confidence:g} "
                        "needed for an error)")  # fmt: skip
         severity, certainty = "warning", "likely"
     return Settled(severity, certainty, "; ".join(reasons))
