@@ -19,7 +19,7 @@ from typing import Any
 
 from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
-from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
+from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_source_records
 from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
 from pipeline.selection import Selection
 from pipeline.settings import Settings
@@ -112,7 +112,7 @@ def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[Source
         return None, problems
     source = read_source_record(ws.source_record_path(source_id))
     try:
-        records = read_records(ws, source_id)
+        records = read_source_records(ws, source_id)
     except NoRecordsError:
         return None, [*problems, f"{source_id}: has no records (run extract, map and emit first, or leave it out)"]
     if not records.rows:
