@@ -19,14 +19,29 @@ A new check family needs nothing more than to set ``certainty`` and ``reason`` o
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from pipeline.audit.context import AuditInput
 from pipeline.audit.settings import AuditSettings
 from pipeline.audit.tableview import Pos
 from pipeline.model import Table
+
+EXTRAS = {"scipy": "stats"}  # a check's module needs -> the pip extra that installs it
+
+
+def installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def scipy_stats() -> ModuleType:
+    """scipy.stats, imported when a check that needs it runs (the ``stats`` extra; without it the check is
+    skipped and the report says what to install)."""
+    return importlib.import_module("scipy.stats")
+
 
 SEVERITIES = ("error", "warning", "needs-check", "info")
 CERTAINTIES = ("proved", "likely", "unsure", "declined")
@@ -105,4 +120,4 @@ class Check:
         return issue.reason or (self.doubt if certainty not in ("proved",) else "")
 
     def missing(self, inp: AuditInput) -> list[str]:
-        return [need for need in self.needs if not inp.has(need)]
+        return [need for need in self.needs if not (installed(need) if need in EXTRAS else inp.has(need))]
