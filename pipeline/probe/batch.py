@@ -7,7 +7,7 @@ A failure while running (a bad data row, a model that does not load, an unknown 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,8 @@ def _run(plan: Plan, options: BatchOptions, batch: Batch) -> tuple[RunResult, st
         note = f"protocol {plan.protocol.name} has no variant {options.variant!r}: ran its default, {variant.name}"
         if note not in batch.notes:
             batch.notes.append(note)
-    result = run_protocol(plan.protocol, variant, embedder, plan.datasets, options.run)
+    run = options.run if not embedder.cheap else replace(options.run, cache=None)  # cheap: faster than the cache
+    result = run_protocol(plan.protocol, variant, embedder, plan.datasets, run)
     batch.runs += 1
     batch.sequences_embedded += result.timing["sequences_embedded"]
     batch.sequences_from_cache += result.timing["sequences_from_cache"]
