@@ -51,8 +51,7 @@ def load_inputs(ws: Workspace, source_id: str, settings: AuditSettings | None = 
     sha = str(tables_file.source.get("sha256") or "")
     if not sha and ws.source_record_path(source_id).is_file():
         sha = str(read_json(ws.source_record_path(source_id)).get("sha256", ""))
-    reproductions_file = reproductions_path(ws, source_id)
-    reproductions = read_reproductions(reproductions_file) if reproductions_file.is_file() else None
+    reproductions = read_reproductions(reproductions_path(ws, source_id))  # none yet: nothing differs
     audit = AuditInput(
         source_id,
         sha,

@@ -35,7 +35,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     inp = loaded.audit
     checked = run_checks(inp)
     records, findings = attach_findings(inp.records or [], checked.findings)
-    records = attach_reproductions(records, inp.reproductions or [])
+    records = attach_reproductions(records, inp.reproductions)
     folder = ws.audits_dir(source_id)
     decisions = latest_decisions(folder / "reviews.jsonl")
     statuses = _statuses(checked, findings)

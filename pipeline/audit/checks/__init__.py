@@ -127,7 +127,7 @@ CHECKS: tuple[Check, ...] = (
         "warning",
         "A printed value outside the interval a re-run of its protocol gives (litaudit probe reproduce).",
         check_reproductions,
-        needs=("records", "reproductions"),
+        needs=("records",),
         doubt=REPRODUCTION_DOUBT,
     ),
 )
@@ -161,5 +161,4 @@ _NEEDS = {
     "text": "the paper's text (sources/<sid>/source.pdf)",
     "catalogue": "the catalogue (config/catalogue/*.yaml)",
     "records": "the records (extracted/<sid>/records.jsonl)",
-    "reproductions": "reproductions (litaudit probe reproduce writes audits/<sid>/reproductions.jsonl)",
 }

@@ -21,7 +21,7 @@ def check_reproductions(inp: AuditInput) -> list[Issue]:
     records = {r.id: r for r in inp.records or []}
     tables = {table_key_of(t): t for t in inp.tables}
     issues = []
-    for entry in inp.reproductions or []:
+    for entry in inp.reproductions:
         if entry.get("verdict") != DIFFERS:
             continue
         record = records.get(str(entry.get("record_id")))
