@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED, Invoke, json_out, needs_shared
-from papers.reproduce_paper import CATALOGUE_YAML, MODEL_ENTRY_YAML, PROTOCOL_YAML, REAL_DATASETS, reproduce_paper
+from papers.reproduce_paper import MOTIF, REAL_DATASETS, reproduce_paper, write_board_workspace
 
 from pipeline.audit.checks.reproduction import check_reproductions
 from pipeline.audit.context import AuditInput
@@ -20,12 +20,9 @@ from pipeline.probe.cells import SelectError, parse_select, select_records
 from pipeline.probe.devices import resolve_device
 from pipeline.probe.models import load_models
 from pipeline.probe.reproduce import judge, printed_rounding
-from pipeline.probe.synthetic import planted_motif, write_sequences
 from pipeline.release.diff import record_changes
 from pipeline.shipped import SHIPPED_CONFIG
 from pipeline.store import Workspace, read_jsonl, sha256_file
-
-MOTIF_ROW = "Planted Motif"
 
 
 def record(**fields: object) -> Record:
@@ -154,19 +151,9 @@ def test_a_bad_registry_is_one_line_naming_the_file(
 
 @pytest.fixture
 def board_workspace(workspace: Workspace, tmp_path: Path) -> Path:
-    """The workspace files the paper needs (its catalogue, the motif protocol, the model entry) and the
-    generated data; returns the data file."""
+    """The workspace files the paper needs and the generated data; returns the data file."""
     data = tmp_path / "data" / "planted_motif.csv.gz"
-    sequences, labels = planted_motif(400, length=80, seed=5)
-    write_sequences(data, sequences, labels, ["train" if i < 250 else "test" for i in range(400)])
-    for folder in ("catalogue", "protocols"):
-        (workspace.config_dir / folder).mkdir()
-        for path in (SHIPPED_CONFIG / folder).glob("*.yaml"):
-            (workspace.config_dir / folder / path.name).write_text(path.read_text())
-    (workspace.config_dir / "catalogue" / "reproduce_paper.yaml").write_text(CATALOGUE_YAML)
-    protocol = PROTOCOL_YAML.replace("motif/planted_motif.csv.gz", str(data))
-    (workspace.config_dir / "protocols" / "motif-probe.yaml").write_text(protocol)
-    (workspace.config_dir / "models.yaml").write_text((SHIPPED_CONFIG / "models.yaml").read_text() + MODEL_ENTRY_YAML)
+    write_board_workspace(workspace.config_dir, data)
     return data
 
 
@@ -195,8 +182,8 @@ def reproduce(invoke: Invoke, sid: str, *args: str) -> tuple[int, dict]:
 def test_the_leaderboard_reproduces_on_generated_data_and_its_verdicts_reach_the_release(
     invoke: Invoke, workspace: Workspace, board_workspace: Path, tmp_path: Path
 ) -> None:
-    honest = {MOTIF_ROW: [motif_accuracy(invoke, "kmer:4"), motif_accuracy(invoke, "null"), "99.0"]}
-    assert float(honest[MOTIF_ROW][0]) > 80 and 35 < float(honest[MOTIF_ROW][1]) < 65
+    honest = {MOTIF: [motif_accuracy(invoke, "kmer:4"), motif_accuracy(invoke, "null"), "99.0"]}
+    assert float(honest[MOTIF][0]) > 80 and 35 < float(honest[MOTIF][1]) < 65
     publish(invoke, tmp_path, "local:board", honest)
     invoke("audit", "local:board")
     before = invoke("freeze", "--date", "2026-12-01", "--json")
@@ -206,7 +193,7 @@ def test_the_leaderboard_reproduces_on_generated_data_and_its_verdicts_reach_the
     assert code == 0 and out["counts"] == {"reproduced": 2, "differs": 0, "not-reproducible": 1}
     by_column = {e["locator_readable"].rsplit("'", 2)[-2]: e for e in out["entries"]}
     kmer, null, huge = by_column["4-mer"], by_column["Null control"], by_column["DNAHuge-7B"]
-    assert kmer["printed"] == pytest.approx(float(honest[MOTIF_ROW][0]) / 100)
+    assert kmer["printed"] == pytest.approx(float(honest[MOTIF][0]) / 100)
     assert kmer["interval"][0] <= kmer["reproduced"] <= kmer["interval"][1] and kmer["distance_widths"] == 0
     assert kmer["data"][0]["sha256"] == sha256_file(board_workspace)
     assert kmer["data"][0]["test_subset"].startswith("sub-") and kmer["protocol"]["seeds"] == [7]
@@ -251,7 +238,7 @@ def test_an_inflated_value_differs_and_is_a_finding(
 ) -> None:
     honest_kmer = float(motif_accuracy(invoke, "kmer:4"))
     inflated = f"{min(honest_kmer + 12, 99.9):.1f}" if honest_kmer < 90 else f"{honest_kmer - 25:.1f}"
-    publish(invoke, tmp_path, "local:inflated", {MOTIF_ROW: [inflated, "50.0", "99.0"]})
+    publish(invoke, tmp_path, "local:inflated", {MOTIF: [inflated, "50.0", "99.0"]})
     code, out = reproduce(invoke, "local:inflated", "--select", "configuration=4-mer")
     assert code == 1 and out["counts"] == {"reproduced": 0, "differs": 1, "not-reproducible": 0}
     entry = out["entries"][0]

@@ -10,8 +10,11 @@ workspace files that name them: a catalogue file, a protocol for the generated d
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from pipeline.fixtures.spec import Heading, PaperSpec, Paragraph, TableSpec
+from pipeline.probe.synthetic import planted_motif, write_sequences
+from pipeline.shipped import SHIPPED_CONFIG
 
 TITLE = "Do DNA Language Models Beat a 4-mer Spectrum? A Linear-Probe Leaderboard"
 MODELS = ("4-mer", "Null control", "DNAHuge-7B")
@@ -81,3 +84,18 @@ def reproduce_paper(values: Mapping[str, Sequence[str]]) -> PaperSpec:
         abstract="We compare a DNA language model with a 4-mer spectrum and a null control under one probe.",
         blocks=(Heading("1 Results"), Paragraph(text), table),
     )
+
+
+def write_board_workspace(config_dir: Path, data_file: Path) -> None:
+    """The generated dataset at ``data_file`` and the workspace config the paper needs: the shipped catalogue and
+    protocols plus this paper's catalogue file and motif protocol, the shipped model registry plus DNAHuge-7B."""
+    sequences, labels = planted_motif(400, length=80, seed=5)
+    write_sequences(data_file, sequences, labels, ["train" if i < 250 else "test" for i in range(400)])
+    for folder in ("catalogue", "protocols"):
+        (config_dir / folder).mkdir(parents=True, exist_ok=True)
+        for path in (SHIPPED_CONFIG / folder).glob("*.yaml"):
+            (config_dir / folder / path.name).write_text(path.read_text())
+    (config_dir / "catalogue" / "reproduce_paper.yaml").write_text(CATALOGUE_YAML)
+    protocol = PROTOCOL_YAML.replace("motif/planted_motif.csv.gz", str(data_file.resolve()))
+    (config_dir / "protocols" / "motif-probe.yaml").write_text(protocol)
+    (config_dir / "models.yaml").write_text((SHIPPED_CONFIG / "models.yaml").read_text() + MODEL_ENTRY_YAML)
