@@ -4,6 +4,7 @@ verdicts back into the audit, the release and the diff. The paper tests typeset 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from pipeline.probe.models import load_models
 from pipeline.probe.reproduce import judge, printed_rounding
 from pipeline.release.diff import record_changes
 from pipeline.shipped import SHIPPED_CONFIG
-from pipeline.store import Workspace, read_jsonl, sha256_file
+from pipeline.store import Workspace, read_jsonl, sha256_file, write_jsonl
 
 
 def record(**fields: object) -> Record:
@@ -252,6 +253,35 @@ def test_an_inflated_value_differs_and_is_a_finding(
 
     result = invoke("probe", "reproduce", "local:inflated", "--select", "dataset=nothing*")
     assert result.exit_code == 2 and "no record matches dataset=nothing*" in result.stderr
+
+
+def test_every_selected_record_gets_an_entry_with_its_reason(
+    invoke: Invoke, workspace: Workspace, board_workspace: Path
+) -> None:
+    """No silent skip: each cell that cannot be re-run here says why."""
+    (workspace.root / "models" / "dnahuge-7b").mkdir(parents=True)
+    (workspace.root / "models" / "dnahuge-7b" / "config.json").write_text("{}")
+    huge = {"configuration": {"label": "DNAHuge-7B"}}
+    rows = [
+        record(id="rec:auroc", metric="auroc"),
+        record(id="rec:unmapped", dataset="GenBench Bulk RNA expression"),
+        record(
+            id="rec:nomodel", configuration="NT (GenBench)", model="NT", mapping={"configuration": {"label": "NT-v2"}}
+        ),
+        record(id="rec:huge", configuration="DNAHuge-7B (GenBench)", model="DNAHuge-7B", mapping=huge),
+    ]
+    write_jsonl(workspace.extracted_dir("local:board") / "records.jsonl", [r.to_dict() for r in rows])
+    code, out = reproduce(invoke, "local:board", "--device", "cuda")
+    reasons = {e["record_id"]: e["reason"] for e in out["entries"]}
+    assert code == 0 and out["counts"] == {"reproduced": 0, "differs": 0, "not-reproducible": 4}
+    assert reasons["rec:auroc"] == "metric not probe-computable: 'auroc'"
+    assert reasons["rec:unmapped"].startswith("protocol unknown: no protocol under config/protocols maps")
+    assert reasons["rec:nomodel"].startswith("no model: no entry of ") and "NT-v2" in reasons["rec:nomodel"]
+    if importlib.util.find_spec("torch") is None:  # the weights are there, the library to run them is not
+        assert reasons["rec:huge"].startswith("run failed: hf: models needs torch")
+        assert out["notes"] == [
+            "--device cuda: torch is not installed (pip install 'litaudit[models]'); ran on the CPU"
+        ]
 
 
 def test_a_stale_verdict_is_declined_not_reported(workspace: Workspace) -> None:
