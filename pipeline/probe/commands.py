@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pipeline.clikit import emit_result, handle_errors, json_option, log, settings_of
+from pipeline.clikit import emit_result, handle_errors, json_option, locked, log, settings_of, wait_option
 from pipeline.errors import EXIT_OK, EXIT_PROBLEMS, BadInputError
 from pipeline.model import Record
 from pipeline.probe.batch import Batch, BatchOptions, reproduce_records
@@ -216,9 +216,11 @@ _DATA_ROOT = click.option(
     help="Embedding cache for hf: models [default: ~/.cache/litaudit/embeddings].",
 )
 @click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True, help="hf: batch size.")
+@wait_option
 @json_option
 @click.pass_context
 @handle_errors
+@locked
 def reproduce_command(
     ctx: click.Context,
     source: str,
