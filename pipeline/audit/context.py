@@ -36,6 +36,7 @@ class AuditInput:
     text: PaperText | None = None
     catalogue: Catalogue | None = None
     records: list[Record] | None = None
+    reproductions: list[dict[str, Any]] = field(default_factory=list)  # audits/<sid>/reproductions.jsonl
     settings: AuditSettings = field(default_factory=AuditSettings)
     views: list[TableView] = field(default_factory=list, init=False)
     cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)  # derived facts, computed once

@@ -10,6 +10,7 @@ from pipeline.audit.settings import AuditSettings
 from pipeline.audit.text import read_paper_text
 from pipeline.catalogue import Catalogue, load_catalogue, resolve_catalogue_dir
 from pipeline.errors import BadInputError, ConfigError
+from pipeline.reproductions import read_reproductions, reproductions_path
 from pipeline.store import Workspace, read_json, read_records, read_tables, safe_id
 
 
@@ -50,7 +51,15 @@ def load_inputs(ws: Workspace, source_id: str, settings: AuditSettings | None = 
     sha = str(tables_file.source.get("sha256") or "")
     if not sha and ws.source_record_path(source_id).is_file():
         sha = str(read_json(ws.source_record_path(source_id)).get("sha256", ""))
+    reproductions = read_reproductions(reproductions_path(ws, source_id))  # none yet: nothing differs
     audit = AuditInput(
-        source_id, sha, tables_file.tables, text, catalogue, records, settings=settings or AuditSettings()
+        source_id,
+        sha,
+        tables_file.tables,
+        text,
+        catalogue,
+        records,
+        reproductions=reproductions,
+        settings=settings or AuditSettings(),
     )
     return LoadedInputs(audit, pdf, notes)

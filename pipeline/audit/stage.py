@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline import __version__
-from pipeline.audit.attach import attach_findings
+from pipeline.audit.attach import attach_findings, attach_reproductions
 from pipeline.audit.checks import CHECKS, CheckRun, run_checks
 from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import table_key_of
@@ -35,6 +35,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     inp = loaded.audit
     checked = run_checks(inp)
     records, findings = attach_findings(inp.records or [], checked.findings)
+    records = attach_reproductions(records, inp.reproductions)
     folder = ws.audits_dir(source_id)
     decisions = latest_decisions(folder / "reviews.jsonl")
     statuses = _statuses(checked, findings)

@@ -21,6 +21,7 @@ from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
 from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_source_records
 from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
+from pipeline.reproductions import VERDICTS, read_reproductions, reproductions_path, verdict_counts
 from pipeline.selection import Selection
 from pipeline.settings import Settings
 from pipeline.stages import STAGES
@@ -178,6 +179,10 @@ def build_payload(ws: Workspace, settings: Settings, plans: list[SourcePlan]) ->
         if plan.pdf_path:
             payload.files[f"{base}/source.pdf"] = plan.pdf_path
         summary = plan.summary(released)
+        reproductions = reproductions_path(ws, plan.source["id"])
+        if reproductions.is_file():  # the entries name their data, weights and protocol hashes
+            payload.files[f"{base}/reproductions.jsonl"] = reproductions
+        summary["reproductions"] = verdict_counts(read_reproductions(reproductions))
         payload.sources.append(summary)
         if not summary["audited"]:
             payload.notes.append(f"{summary['id']}: not audited; records taken from {summary['records_from']}")
@@ -207,4 +212,5 @@ def release_counts(payload: Payload) -> dict[str, Any]:
         "catalogue_files": sum(1 for rel in payload.files if rel.startswith("config/catalogue/")),
         "review_status": dict(sorted(statuses.items())),
         "not_audited": sum(not s["audited"] for s in payload.sources),
+        "reproductions": {v: sum(s["reproductions"][v] for s in payload.sources) for v in VERDICTS},
     }

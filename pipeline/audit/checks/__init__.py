@@ -24,6 +24,8 @@ from pipeline.audit.checks.derived import (
 )
 from pipeline.audit.checks.duplicates import check_duplicates
 from pipeline.audit.checks.ranges import check_ranges
+from pipeline.audit.checks.reproduction import DOUBT as REPRODUCTION_DOUBT
+from pipeline.audit.checks.reproduction import check_reproductions
 from pipeline.audit.checks.uncertainty import check_error_bars
 from pipeline.audit.context import AuditInput
 from pipeline.audit.findings import make_finding, sort_findings
@@ -120,6 +122,14 @@ CHECKS: tuple[Check, ...] = (
         "derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics, ("scipy",)
     ),
     Check("derived-repeated", "warning", "The same quantity printed twice with two values.", check_repeated),
+    Check(
+        "reproduction-differs",
+        "warning",
+        "A printed value outside the interval a re-run of its protocol gives (litaudit probe reproduce).",
+        check_reproductions,
+        needs=("records",),
+        doubt=REPRODUCTION_DOUBT,
+    ),
 )
 
 
