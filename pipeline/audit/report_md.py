@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain
+from pipeline.model import where_printed
 
 _MARK = {"error": "!!", "warning": "!", "needs-check": "?", "info": "i"}
 _LISTED = 8  # record ids listed per finding; the records tables list every record with its findings
@@ -33,7 +34,12 @@ def render_markdown(report: Report) -> str:
 
 def _table(section: TableReport) -> list[str]:
     table = section.table
-    lines = [f"## {section.title} (page {table.page})", "", f"> {_cell(table.caption) or '(no caption)'}", ""]
+    lines = [
+        f"## {section.title} ({where_printed(table.page, table.artifact)})",
+        "",
+        f"> {_cell(table.caption) or '(no caption)'}",
+        "",
+    ]
     lines += _grid(section.grid)
     lines.append("")
     if section.findings:

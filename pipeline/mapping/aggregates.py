@@ -8,12 +8,13 @@ from collections import defaultdict
 from pipeline.catalogue import Catalogue, DatasetDef, normalize_label
 from pipeline.mapping.links import AGGREGATE_WORDS
 from pipeline.mapping.model import CellMapping, TableMapping
+from pipeline.model import where_printed
 
 _NUMBER = re.compile(r"\d+(?:\.(\d+))?")
 
 
-def table_name(label: str | None, index: int, page: int) -> str:
-    return label or f"Unlabelled table {index + 1} (page {page})"
+def table_name(label: str | None, index: int, page: int, artifact: str = "") -> str:
+    return label or f"Unlabelled table {index + 1} ({where_printed(page, artifact)})"
 
 
 def _parts(catalogue: Catalogue, dataset: DatasetDef) -> list[DatasetDef]:
@@ -64,7 +65,7 @@ def add_cross_table_notes(tables: list[TableMapping], catalogue: Catalogue) -> N
     table ("...; mean of the Table 10 dataset rows"), so a reviewer can check one against the other."""
     parts_in: dict[tuple[str, str, str], dict[str, list[CellMapping]]] = defaultdict(lambda: defaultdict(list))
     for table in tables:
-        name = table_name(table.label, table.index, table.page)
+        name = table_name(table.label, table.index, table.page, table.artifact)
         for cell in table.cells:
             dataset = catalogue.dataset(cell.dataset.id) if cell.dataset.id else None
             if dataset is None or not dataset.part or normalize_label(dataset.part) in AGGREGATE_WORDS:
