@@ -39,10 +39,8 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
     details["scope"] = _scope(issue)
     table_label = None
     if issue.table is not None:
-        table_label = (
-            issue.table.label
-            or f"Unlabelled table {issue.table.index + 1} ({where_printed(issue.table.page, issue.table.artifact)})"
-        )
+        where = where_printed(issue.table.page, issue.table.artifact)
+        table_label = issue.table.label or f"Unlabelled table {issue.table.index + 1} ({where})"
         details["table_key"] = table_key_of(issue.table)
     digest = hashlib.sha256(
         "\x1f".join([inp.source_sha256, check.id, table_label or "", *locators, issue.message]).encode()
