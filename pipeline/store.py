@@ -22,6 +22,15 @@ from pipeline.errors import BadInputError, BadSourceIdError, BrokenSourceRecordE
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 TEMP_SUFFIXES = (".tmp", ".part")  # what atomic writes and downloads leave behind when killed mid-write
+# the files a source's artifacts are stored as, one per kind (pipeline/fetch/kinds.py says which is which)
+ARTIFACT_FILES = (
+    "source.pdf",
+    "source.tar.gz",
+    "source.tex.gz",
+    "source.tex",
+    "source.html",
+    "source.md",
+)
 
 
 def safe_id(source_id: str) -> str:

@@ -11,10 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.readers.assemble import Reading
+from pipeline.errors import BadInputError
+from pipeline.model import Source, Table
+from pipeline.readers.assemble import Reading, to_table
 from pipeline.readers.html import read_html
 from pipeline.readers.latex import read_latex
 from pipeline.readers.markdown import read_markdown
+from pipeline.store import Workspace, read_source_record
 
 
 @dataclass(frozen=True)
@@ -38,3 +41,24 @@ def reader_for(kind: str) -> Reader | None:
 def reading_order(kinds: list[str]) -> list[str]:
     """The text kinds among ``kinds`` in the registry's order."""
     return [r.kind for r in READERS if r.kind in kinds]
+
+
+def stored_files(ws: Workspace, source_id: str) -> list[tuple[str, Path]]:
+    """(kind, path) of every artifact of a fetched source that is on disk, primary first; a record written
+    before sources had several files names its one PDF."""
+    record = ws.source_record_path(source_id)
+    artifacts = Source.from_dict(read_source_record(record)).files() if record.is_file() else []
+    if not artifacts:
+        pdf = ws.pdf_path(source_id)
+        return [("pdf", pdf)] if pdf.is_file() else []
+    return [(a.kind, ws.root / a.path) for a in artifacts if (ws.root / a.path).is_file()]
+
+
+def read_artifact(kind: str, path: Path, source_sha: str) -> tuple[list[Table], Reading]:
+    """The model tables (numbered in reading order) and prose of one text artifact."""
+    reader = reader_for(kind)
+    if reader is None:
+        raise BadInputError(f"{path}: no reader for {kind} sources")
+    reading = reader.read(path, path.name)
+    tables = [to_table(found, k, source_sha, path.name, reader.engine) for k, found in enumerate(reading.tables)]
+    return tables, reading
