@@ -65,7 +65,7 @@ def add_cross_table_notes(tables: list[TableMapping], catalogue: Catalogue) -> N
     table ("...; mean of the Table 10 dataset rows"), so a reviewer can check one against the other."""
     parts_in: dict[tuple[str, str, str], dict[str, list[CellMapping]]] = defaultdict(lambda: defaultdict(list))
     for table in tables:
-        name = table_name(table.label, table.index, table.page, table.artifact)
+        name = table_name(table.label, table.index, table.page)
         for cell in table.cells:
             dataset = catalogue.dataset(cell.dataset.id) if cell.dataset.id else None
             if dataset is None or not dataset.part or normalize_label(dataset.part) in AGGREGATE_WORDS:

@@ -24,6 +24,7 @@ from pipeline.audit.checks.derived import (
 )
 from pipeline.audit.checks.duplicates import check_duplicates
 from pipeline.audit.checks.ranges import check_ranges
+from pipeline.audit.checks.readings import check_readings
 from pipeline.audit.checks.uncertainty import check_error_bars
 from pipeline.audit.context import AuditInput
 from pipeline.audit.findings import make_finding, sort_findings
@@ -118,6 +119,12 @@ CHECKS: tuple[Check, ...] = (
     Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
     Check("derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics),
     Check("derived-repeated", "warning", "The same quantity printed twice with two values.", check_repeated),
+    Check(
+        "readings-disagree",
+        "error",
+        "A cell read twice (the PDF and the authors' LaTeX or HTML) that prints two different values.",
+        check_readings,
+    ),
 )
 
 
@@ -145,7 +152,7 @@ def run_checks(inp: AuditInput, checks: tuple[Check, ...] = CHECKS) -> CheckRun:
 
 
 _NEEDS = {
-    "text": "the paper's text (sources/<sid>/source.pdf)",
+    "text": "the paper's text (sources/<sid>/source.pdf, or its text source)",
     "catalogue": "the catalogue (config/catalogue/*.yaml)",
     "records": "the records (extracted/<sid>/records.jsonl)",
 }
