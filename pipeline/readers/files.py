@@ -53,16 +53,13 @@ def is_tarball(data: bytes) -> bool:
     return head[257:262] == b"ustar"
 
 
-def latex_files(path: Path) -> dict[str, str]:
-    """The .tex files of a LaTeX source, by name: one .tex, a gzip'd .tex, or a (gzip'd) tarball."""
+def latex_files(path: Path, name: str = "main.tex") -> dict[str, str]:
+    """The .tex files of a LaTeX source, by name: a (gzip'd) tarball, a gzip'd .tex or one .tex (``name``),
+    told apart by their bytes, not by the file's name."""
     origin = str(path)
-    name = path.name
-    if name.endswith((".tar.gz", ".tgz", ".tar")):
-        return {member: decode(data, f"{origin}!{member}") for member, data in read_tarball(path).items()}
     data = path.read_bytes()
-    if name.endswith(".gz"):
-        data = gunzip_limited(data, origin)
-        name = name[:-3]
+    if (data[:2] == b"\x1f\x8b" and is_tarball(data)) or data[257:262] == b"ustar":
+        return {member: decode(text, f"{origin}!{member}") for member, text in read_tarball(path).items()}
     if data[:2] == b"\x1f\x8b":
-        raise BadInputError(f"{origin}: gzip'd data in a file named .tex")
+        data = gunzip_limited(data, origin)
     return {name: decode(data, origin)}

@@ -1,0 +1,151 @@
+"""Two readings of one paper: the typeset PDF and the LaTeX written from the same spec, checked cell by cell."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+from conftest import Invoke
+from papers import tables
+from papers.features import results_paper
+from papers.latex_writer import paper_tarball
+
+from pipeline.fixtures import render_paper
+from pipeline.model import TablesFile
+from pipeline.readers.latex import read_latex
+from pipeline.readers.tarball import UnsafeArchiveError, read_tarball
+from pipeline.store import Workspace
+
+PLANTED = ("Table 1", 2, 3)  # Human Promoter Detection, the third model: the PDF prints 0.851
+
+
+def _paper(tmp_path: Path, changed: dict) -> tuple[Path, Path]:
+    paper = results_paper(tables.booktabs(), "Two readings of one table")
+    pdf = tmp_path / "paper.pdf"
+    render_paper(paper, pdf)
+    source = tmp_path / "source.tar.gz"
+    source.write_bytes(paper_tarball(paper, changed))
+    return pdf, source
+
+
+def _run(invoke: Invoke, workspace: Workspace, pdf: Path, source: Path, sid: str) -> tuple[TablesFile, list[dict]]:
+    fetched = invoke("fetch", "--file", str(pdf), "--source-file", str(source), "--id", sid, "--json")
+    assert fetched.exit_code == 0, fetched.output
+    ran = invoke("run", sid, "--json")
+    assert ran.exit_code in (0, 1), ran.output
+    tables_file = TablesFile.from_dict(json.loads((workspace.extracted_dir(sid) / "tables.json").read_text()))
+    findings = json.loads((workspace.audits_dir(sid) / "findings.json").read_text())["findings"]
+    return tables_file, findings
+
+
+def test_the_latex_reading_of_a_generated_paper_matches_its_spec(tmp_path: Path) -> None:
+    _, source = _paper(tmp_path, {})
+    [table] = read_latex(source, "source.tar.gz").tables
+    spec = tables.booktabs()
+    grid = {(c.row, c.col): c.text for c in table.cells}
+    assert grid == {(r, c): t for r, row in enumerate(spec.rows) for c, t in enumerate(row) if t}
+    assert table.label == "Table 1" and table.cells[0].place.startswith("results.tex:")
+
+
+def test_one_planted_difference_is_found_and_reported(invoke: Invoke, workspace: Workspace, tmp_path: Path) -> None:
+    pdf, source = _paper(tmp_path, {PLANTED: "0.894"})
+    tables_file, findings = _run(invoke, workspace, pdf, source, "local:twice")
+    record = json.loads(workspace.source_record_path("local:twice").read_text())
+    assert [a["kind"] for a in record["artifacts"]] == ["pdf", "latex"]
+    [table] = tables_file.tables
+    read = [c for c in table.cells if c.second_reading]
+    disagree = [(c.row, c.col, c.text, c.second_reading.text) for c in read if not c.second_reading.agrees]
+    assert disagree == [(2, 3, "0.851", "0.894")]
+    assert len(read) == len(table.cells) and any("read twice" in n for n in table.notes)
+    [finding] = [f for f in findings if f["check"] == "readings-disagree"]
+    assert "read twice, disagree" in finding["message"] and "results.tex:" in finding["message"]
+
+    (workspace.source_dir("local:twice") / "source.tar.gz").write_bytes(
+        paper_tarball(results_paper(tables.booktabs(), "Two readings of one table"))
+    )
+    status = json.dumps(json.loads(invoke("status", "local:twice", "--json").stdout))
+    assert "modified" in status or "stale" in status  # the LaTeX is an input: editing it is noticed
+
+
+def test_agreeing_readings_give_no_finding(invoke: Invoke, workspace: Workspace, tmp_path: Path) -> None:
+    pdf, source = _paper(tmp_path, {})
+    tables_file, findings = _run(invoke, workspace, pdf, source, "local:agree")
+    [table] = tables_file.tables
+    assert all(c.second_reading and c.second_reading.agrees for c in table.cells)
+    assert not [f for f in findings if f["check"] == "readings-disagree"]
+
+
+def _tar(members: list[tarfile.TarInfo], data: bytes = b"x") -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as archive:
+        for info in members:
+            archive.addfile(info, io.BytesIO(data) if info.isfile() else None)
+    return out.getvalue()
+
+
+def _member(name: str, size: int = 1, kind: bytes = tarfile.REGTYPE, link: str = "") -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.size, info.type, info.linkname = (size if kind == tarfile.REGTYPE else 0), kind, link
+    return info
+
+
+@pytest.mark.parametrize(
+    ("members", "problem"),
+    [
+        ([_member("../evil.tex")], "outside the archive"),
+        ([_member("/etc/evil.tex")], "outside the archive"),
+        ([_member("a.tex", kind=tarfile.SYMTYPE, link="../../etc/passwd")], "points outside"),
+    ],
+)
+def test_unsafe_tarballs_are_refused(tmp_path: Path, members: list, problem: str) -> None:
+    path = tmp_path / "bad.tar.gz"
+    path.write_bytes(_tar(members))
+    with pytest.raises(UnsafeArchiveError, match=problem):
+        read_tarball(path)
+
+
+def test_a_huge_claimed_size_is_refused_before_reading(tmp_path: Path) -> None:
+    path = tmp_path / "big.tar.gz"
+    info = _member("paper.tex", size=1)
+    raw = _tar([info])
+    path.write_bytes(raw)
+    with tarfile.open(path) as archive:
+        assert archive.getmembers()[0].size == 1
+    huge = tarfile.TarInfo("paper.tex")
+    huge.size = 10 * 1024**3
+    header = huge.tobuf(format=tarfile.GNU_FORMAT)
+    import gzip
+
+    path.write_bytes(gzip.compress(header + b"x" * 512))
+    with pytest.raises(UnsafeArchiveError, match="claim"):
+        read_tarball(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "problem"),
+    [
+        ("paper.tex", b"\x00\x01binary", "binary data"),
+        ("notes.txt", b"hello", "not a source file"),
+        ("bad.tar.gz", _tar([_member("../x.tex")]), "outside the archive"),
+    ],
+)
+def test_bad_source_files_are_one_line_errors(
+    invoke: Invoke, workspace: Workspace, tmp_path: Path, name, data, problem
+):
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = invoke("fetch", "--file", str(path), "--id", "local:bad")
+    assert result.exit_code == 2 and problem in result.stderr and "Traceback" not in result.output
+    assert not workspace.source_record_path("local:bad").exists()
+    assert not list(tmp_path.parent.glob("**/x.tex"))
+
+
+def test_html_without_tables_reads_zero_tables(invoke: Invoke, workspace: Workspace, tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>No tables here.</p></body></html>")
+    assert invoke("fetch", "--file", str(page), "--id", "local:page").exit_code == 0
+    ran = invoke("run", "local:page", "--json")
+    assert json.loads(ran.stdout)["results"][0]["summary"]["tables"] == 0
