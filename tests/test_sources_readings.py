@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import tarfile
 from pathlib import Path
 
 import pytest
+from arxiv_server import FakeArxiv, make_pdf, reply
 from conftest import Invoke
 from papers import tables
 from papers.features import results_paper
@@ -117,8 +119,6 @@ def test_a_huge_claimed_size_is_refused_before_reading(tmp_path: Path) -> None:
     huge = tarfile.TarInfo("paper.tex")
     huge.size = 10 * 1024**3
     header = huge.tobuf(format=tarfile.GNU_FORMAT)
-    import gzip
-
     path.write_bytes(gzip.compress(header + b"x" * 512))
     with pytest.raises(UnsafeArchiveError, match="claim"):
         read_tarball(path)
@@ -149,3 +149,41 @@ def test_html_without_tables_reads_zero_tables(invoke: Invoke, workspace: Worksp
     assert invoke("fetch", "--file", str(page), "--id", "local:page").exit_code == 0
     ran = invoke("run", "local:page", "--json")
     assert json.loads(ran.stdout)["results"][0]["summary"]["tables"] == 0
+
+
+def _fetch_arxiv(invoke: Invoke, arxiv: FakeArxiv, eprint: bytes | None) -> dict:
+    handler = reply(eprint, content_type="application/x-eprint-tar") if eprint is not None else None
+    arxiv.paper("2406.01627", make_pdf("Table 1: results"), eprint=handler)
+    result = invoke("fetch", "arxiv:2406.01627", "--json", env=arxiv.env)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["sources"][0]
+
+
+@pytest.fixture
+def arxiv(httpserver) -> FakeArxiv:
+    return FakeArxiv(httpserver)
+
+
+def test_arxiv_eprint_tarball_is_stored_beside_the_pdf(invoke: Invoke, workspace: Workspace, arxiv, tmp_path) -> None:
+    _, source = _paper(tmp_path, {})
+    _fetch_arxiv(invoke, arxiv, source.read_bytes())
+    record = json.loads(workspace.source_record_path("arxiv:2406.01627").read_text())
+    latex = record["artifacts"][1]
+    assert (latex["kind"], latex["path"]) == ("latex", "sources/arxiv_2406.01627/source.tar.gz")
+    assert latex["url"].endswith("/e-print/2406.01627v2") and latex["sha256"] != record["sha256"]
+
+
+def test_single_gzipped_tex_eprint_is_accepted(invoke: Invoke, workspace: Workspace, arxiv) -> None:
+    tex = b"\\documentclass{article}\\begin{document}Hi\\end{document}"
+    _fetch_arxiv(invoke, arxiv, gzip.compress(tex))
+    record = json.loads(workspace.source_record_path("arxiv:2406.01627").read_text())
+    assert record["artifacts"][1]["path"].endswith("source.tex.gz")
+
+
+@pytest.mark.parametrize(("eprint", "reason"), [(None, "HTTP 404"), (b"%PDF-1.4 only", "PDF-only submission")])
+def test_no_source_is_a_clean_answer(invoke: Invoke, workspace: Workspace, arxiv, eprint, reason) -> None:
+    line = _fetch_arxiv(invoke, arxiv, eprint)
+    assert line["status"] == "fetched" and reason in line["message"]
+    record = json.loads(workspace.source_record_path("arxiv:2406.01627").read_text())
+    assert [a["kind"] for a in record["artifacts"]] == ["pdf"]
+    assert any(m["field"] == "latex_source" and reason in m["note"] for m in record["missing_metadata"])

@@ -63,10 +63,8 @@ def fetch_eprint(
     try:
         staged = client.download(url, folder)
     except HttpStatusError as exc:
-        if exc.status in (403, 404, 410):
-            yield _none("unavailable", f"arXiv serves no source for {arxiv.canonical}{version} (HTTP {exc.status})")
-            return
-        raise
+        yield _none("unavailable", f"arXiv serves no source for {arxiv.canonical}{version} (HTTP {exc.status})")
+        return
     except FetchError as exc:
         yield _none("unavailable", f"the e-print could not be retrieved ({exc})")
         return
