@@ -361,6 +361,7 @@ class Record:
     mapping: dict[str, Any] = field(default_factory=dict)  # scores, reasons, alternatives, manual pins
     limitations: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # Finding ids
+    evidence: str = "one reading"  # "two readings" when the authors' source prints the same; "readings disagree"
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

@@ -62,6 +62,11 @@ def test_one_planted_difference_is_found_and_reported(invoke: Invoke, workspace:
     disagree = [(c.row, c.col, c.text, c.second_reading.text) for c in read if not c.second_reading.agrees]
     assert disagree == [(2, 3, "0.851", "0.894")]
     assert len(read) == len(table.cells) and any("read twice" in n for n in table.notes)
+    records = [
+        json.loads(x) for x in (workspace.extracted_dir("local:twice") / "records.jsonl").read_text().split("\n") if x
+    ]
+    evidence = {r["locator"].split(":", 3)[3]: r["evidence"] for r in records}
+    assert evidence.pop("r2:c3") == "readings disagree" and set(evidence.values()) == {"two readings"}
     [finding] = [f for f in findings if f["check"] == "readings-disagree"]
     assert "read twice, disagree" in finding["message"] and "results.tex:" in finding["message"]
 
