@@ -116,7 +116,8 @@ LATEXML = """<html><body><article>
 <tr class="ltx_tr"><th class="ltx_td">A</th><th class="ltx_td">B</th></tr></thead>
 <tbody class="ltx_tbody"><tr class="ltx_tr"><td class="ltx_td">NT</td>
 <td class="ltx_td"><span class="ltx_text ltx_font_bold">0.81</span></td><td class="ltx_td">0.70&#177;0.01</td></tr>
-<tr class="ltx_tr"><td class="ltx_td">HyenaDNA</td><td class="ltx_td">0.75</td><td class="ltx_td"><strong>0.90</strong></td></tr>
+<tr class="ltx_tr"><td class="ltx_td">HyenaDNA</td><td class="ltx_td">0.75</td>
+<td class="ltx_td"><strong>0.90</strong></td></tr>
 </tbody></table></figure>
 <table><caption>Table 2. Counts</caption><tr><th>Set</th><th>n</th></tr><tr><td>train</td><td>1,204</td></tr></table>
 </article></body></html>
@@ -132,6 +133,6 @@ def test_html_reader_reads_latexml_spans_captions_and_bold(tmp_path: Path) -> No
     assert (at[0, 0].row_span, at[0, 1].col_span, at[1, 1].text) == (2, 2, "A")
     assert [pos for pos, c in at.items() if c.bold] == [(2, 1), (3, 2)]
     assert (at[2, 2].value, at[2, 2].plus_minus) == (0.70, 0.01)
-    assert at[3, 2].locator.place.startswith("page.html:11:/html/body/article/figure/table/tbody/tr[2]/td[3]")
+    assert at[3, 2].locator.place.startswith("page.html:12:/html/body/article/figure/table/tbody/tr[2]/td[3]")
     assert (second.label, _cells(second)[(1, 1)]) == ("Table 2", "1,204")
     assert read_html(path, "page.html").prose == ["Table 1 shows that NT reaches 0.81."]

@@ -13,7 +13,7 @@ from arxiv_server import FakeArxiv, make_pdf, reply
 from conftest import Invoke
 from papers import tables
 from papers.features import results_paper
-from papers.latex_writer import paper_tarball
+from papers.sources import paper_tarball
 
 from pipeline.fixtures import render_paper
 from pipeline.model import TablesFile

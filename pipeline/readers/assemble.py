@@ -3,7 +3,7 @@ map, emit and audit treat it as they treat a table found on a PDF page."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pipeline.extract.captions import caption_label
 from pipeline.extract.headers import row_paths
@@ -51,14 +51,11 @@ class Reading:
 
 
 def _header_rows(found: TextTable, n_rows: int) -> int:
+    """As the source says (a rule under the header), else its leading rows of header cells, else one."""
     if found.header_rows is not None:
         return min(found.header_rows, n_rows)
     rows = 0
-    while (
-        rows < n_rows
-        and all(c.header for c in found.cells if c.row == rows)
-        and any(c.row == rows for c in found.cells)
-    ):
+    while rows < n_rows and {c.header for c in found.cells if c.row == rows} == {True}:
         rows += 1
     return rows or (1 if n_rows > 1 else 0)
 
@@ -107,17 +104,18 @@ def _group_rows(cells: list[TextCell], header_rows: int, n_cols: int) -> set[int
 
 def to_table(found: TextTable, index: int, source_sha: str, artifact: str, engine: str) -> Table:
     """The model Table of a text-source table; cells point at the artifact and their place in it."""
-    n_rows = max((c.row + c.row_span for c in found.cells), default=0)
-    n_cols = max((c.col + c.col_span for c in found.cells), default=0)
+    written = [replace(c, text=c.text.replace("\u2212", "-")) for c in found.cells]  # a minus as the PDF reads it
+    n_rows = max((c.row + c.row_span for c in written), default=0)
+    n_cols = max((c.col + c.col_span for c in written), default=0)
     label = found.label or caption_label(found.caption)
     headers = _header_rows(found, n_rows)
-    filled = _filled(found.cells, n_rows, n_cols)
+    filled = _filled(written, n_rows, n_cols)
     stubs = _stub_cols(filled, headers, n_cols)
-    cpaths = _column_paths(found.cells, headers, n_cols)
-    group_rows = _group_rows(found.cells, headers, n_cols)
+    cpaths = _column_paths(written, headers, n_cols)
+    group_rows = _group_rows(written, headers, n_cols)
     rpaths = row_paths(filled, headers, stubs, group_rows)
     cells = []
-    for tc in sorted(found.cells, key=lambda c: (c.row, c.col)):
+    for tc in sorted(written, key=lambda c: (c.row, c.col)):
         header = tc.row < headers
         parsed = parse_value(tc.text)
         row_path = [] if header else rpaths[tc.row]

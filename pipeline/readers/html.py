@@ -19,7 +19,7 @@ _UNDERLINE = "self::u or contains(@class, 'ltx_framed_underline') or contains(@s
 
 
 def _text(element: etree._Element) -> str:
-    return " ".join(element.text_content().replace("\u2212", "-").split())
+    return " ".join(element.text_content().split())
 
 
 def _styled(cell: etree._Element, test: str) -> bool:

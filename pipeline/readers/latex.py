@@ -4,7 +4,8 @@ macros, and every tabular/tabular*/tabularx in a table/table* float, read from p
 Read exactly: \\caption, \\label, \\multicolumn, \\multirow, booktabs rules and \\hline (the first rule under
 a row ends the header), \\textbf/\\bf/\\bfseries (and one-argument macros that set bold), \\underline,
 \\textit/\\emph, ``$\\pm$``, ``\\%``; a subtable with its own caption becomes a panel. Floats are numbered
-as LaTeX numbers them (table and table* share a counter), so the labels match the PDF's "Table N".
+as LaTeX numbers them (table and table* share a counter; \\setcounter{table} and a prefix set by
+\\renewcommand{\\thetable}{S\\arabic{table}} are followed), so the labels match the PDF's "Table N".
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ _COMMENT = re.compile(r"(?<!\\)%.*")
 _INPUT = re.compile(r"\\(?:input|include)\s*(?:\{([^}]+)\}|([^\s{}\\]+))")
 _NEWCOMMAND = re.compile(r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*(\[(\d)\])?\s*\{")
 _DEF = re.compile(r"\\def\s*\\([A-Za-z]+)\s*(#1)?\s*\{")
+_SETCOUNTER = re.compile(r"\\setcounter\s*\{table\}\s*\{(\d+)\}")
+_THETABLE = re.compile(r"\\renewcommand\s*\{?\\thetable\}?\s*\{([A-Za-z.]*)\\arabic\{table\}\}")
 MAX_DEPTH = 20
 
 
@@ -351,15 +354,27 @@ class LatexDocument:
     def floats(self) -> list[LatexEnvironmentNode]:
         return [n for n in _walk(self.nodes) if isinstance(n, LatexEnvironmentNode) and n.environmentname in FLOATS]
 
+    def _numbering(self) -> list[tuple[int, int | None, str | None]]:
+        """(offset, counter set to, number prefix) of each \\setcounter{table} and \\renewcommand\\thetable."""
+        text = self.expanded.text
+        events = [(m.start(), int(m.group(1)), None) for m in _SETCOUNTER.finditer(text)]
+        events += [(m.start(), None, m.group(1)) for m in _THETABLE.finditer(text)]
+        return sorted(events, key=lambda e: e[0])
+
     def tables(self) -> list[TextTable]:
         found: list[TextTable] = []
-        number = 0
+        number, prefix = 0, ""
+        events = self._numbering()
         for env in self.floats():
             caption = _caption(env.nodelist, self.convert, ("caption",))
             if caption is None:
                 continue
+            while events and events[0][0] < env.pos:
+                _, counter, numbering = events.pop(0)
+                number = counter if counter is not None else number
+                prefix = numbering if numbering is not None else prefix
             number += 1
-            label = f"Table {number}"
+            label = f"Table {prefix}{number}"
             place = self.expanded.place(env.pos, self.artifact)
             panels = [
                 p
