@@ -69,6 +69,8 @@ def test_one_planted_difference_is_found_and_reported(invoke: Invoke, workspace:
     assert evidence.pop("r2:c3") == "readings disagree" and set(evidence.values()) == {"two readings"}
     [finding] = [f for f in findings if f["check"] == "readings-disagree"]
     assert "read twice, disagree" in finding["message"] and "results.tex:" in finding["message"]
+    report = (workspace.audits_dir("local:twice") / "report.md").read_text()
+    assert f"read twice (source.tar.gz): {len(read) - 1} of {len(read)} cells agree" in report
 
     (workspace.source_dir("local:twice") / "source.tar.gz").write_bytes(
         paper_tarball(results_paper(tables.booktabs(), "Two readings of one table"))

@@ -13,6 +13,7 @@ from importlib import resources
 from pipeline.audit.render import no_image_reason
 from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain
 from pipeline.model import where_printed
+from pipeline.readers.agreement import readings_note
 
 
 def render_html(report: Report) -> str:
@@ -77,9 +78,11 @@ def _table(section: TableReport) -> str:
         )
     else:
         figure = f'<figure><p class="none">{escape(no_image_reason(table))}</p></figure>'
+    readings = f"; {escape(note)}" if (note := readings_note(table)) else ""
     grid = (
         f'<div class="extracted"><p>As extracted ({table.n_rows} × {table.n_cols}; '
-        f"{table.header_rows} header row(s), {table.stub_cols} stub column(s))</p>{_grid(section.grid)}</div>"
+        f"{table.header_rows} header row(s), {table.stub_cols} stub column(s){readings})</p>"
+        f"{_grid(section.grid)}</div>"
     )
     findings = _findings(section.findings) if section.findings else '<p class="none">No findings.</p>'
     records = _records(section.records) if section.records else '<p class="none">No records.</p>'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain
 from pipeline.model import where_printed
+from pipeline.readers.agreement import readings_note
 
 _MARK = {"error": "!!", "warning": "!", "needs-check": "?", "info": "i"}
 _LISTED = 8  # record ids listed per finding; the records tables list every record with its findings
@@ -42,6 +43,8 @@ def _table(section: TableReport) -> list[str]:
     ]
     lines += _grid(section.grid)
     lines.append("")
+    if note := readings_note(table):
+        lines += [f"Cells {note}.", ""]
     if section.findings:
         lines += [line for item in section.findings for line in _finding(item)]
     else:

@@ -14,6 +14,12 @@ from rapidfuzz import fuzz
 from pipeline.model import Cell, SecondReading, Table, table_key
 
 CAPTION_MATCH = 85  # rapidfuzz ratio above which two unlabelled tables' captions name the same table
+READ_TWICE = "read twice"  # how a table's note on its two readings starts
+
+
+def readings_note(table: Table) -> str:
+    """The table's note on how many of its cells the second reading confirms ("" when read once)."""
+    return next((note for note in table.notes if note.startswith(READ_TWICE)), "")
 
 
 def _norm(text: str) -> str:
@@ -68,7 +74,7 @@ def compare_readings(first: list[Table], second: list[Table]) -> list[str]:
             where = theirs.locator.place if theirs.locator else other.place
             cell.second_reading = SecondReading(theirs.text, where, same_printed(cell, theirs))
         agree = sum(1 for c, _ in pairs if c.second_reading and c.second_reading.agrees)
-        note = f"read twice ({other.artifact}): {agree} of {len(pairs)} cells agree"
+        note = f"{READ_TWICE} ({other.artifact}): {agree} of {len(pairs)} cells agree"
         table.notes.append(note)
         notes.append(f"{table.label or table.index}: {note}")
     return notes
