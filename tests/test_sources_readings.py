@@ -194,3 +194,18 @@ def test_no_source_is_a_clean_answer(invoke: Invoke, workspace: Workspace, arxiv
     record = json.loads(workspace.source_record_path("arxiv:2406.01627").read_text())
     assert [a["kind"] for a in record["artifacts"]] == ["pdf"]
     assert any(m["field"] == "latex_source" and reason in m["note"] for m in record["missing_metadata"])
+
+
+def test_refresh_compares_each_given_file_with_its_stored_kind(
+    invoke: Invoke, workspace: Workspace, tmp_path: Path
+) -> None:
+    pdf, source = _paper(tmp_path, {})
+    assert invoke("fetch", "--file", str(pdf), "--source-file", str(source), "--id", "local:both").exit_code == 0
+    same = invoke("fetch", "--file", str(pdf), "--source-file", str(source), "--id", "local:both", "--refresh")
+    assert same.exit_code == 0 and same.stdout.count("re-retrieved; SHA-256 matched") == 2
+    source.write_bytes(paper_tarball(results_paper(tables.booktabs(), "Another paper")))
+    changed = invoke("fetch", "--file", str(pdf), "--source-file", str(source), "--id", "local:both", "--refresh")
+    assert changed.exit_code == 1 and "not the stored" in changed.stderr
+    record = json.loads(workspace.source_record_path("local:both").read_text())
+    stored = workspace.root / record["artifacts"][1]["path"]
+    assert stored.read_bytes() != source.read_bytes()  # the stored copy is kept

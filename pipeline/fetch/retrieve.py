@@ -154,25 +154,35 @@ def _store_new(
     return FetchOutcome(source, FETCHED, message, ws.root / source.files()[0].path, source.sha256)
 
 
-def _verify(ws: Workspace, stored: Source, staged: StagedFile, pinned: str | None) -> FetchOutcome:
-    """Re-retrieved bytes against the stored (and pinned) hash: a match is recorded, a difference set aside."""
-    if staged.sha256 != stored.sha256 or (pinned and staged.sha256 != pinned):
+def _verify(
+    ws: Workspace, stored: Source, staged: StagedFile, pinned: str | None, kind: str | None = None
+) -> FetchOutcome:
+    """Re-retrieved bytes against the stored (and pinned) hash of the artifact of their kind (the primary one
+    when no kind is named): a match is recorded, a difference set aside."""
+    files = stored.files()
+    artifact = next((a for a in files if a.kind == kind), None) if kind else (files[0] if files else None)
+    if kind and artifact is None:
+        raise BadInputError(
+            f"source {stored.id!r} holds no {kind} file to compare with; remove {ws.source_dir(stored.id)} to ingest"
+            " its files anew"
+        )
+    expected = artifact.sha256 if artifact else stored.sha256
+    if staged.sha256 != expected or (pinned and staged.sha256 != pinned):
         rejected = _set_aside(ws, stored.id, staged)
         pin = f" / pinned {_short(pinned)}" if pinned else ""
         message = (
-            f"re-retrieved bytes have sha256 {_short(staged.sha256)}, not the stored {_short(stored.sha256)}{pin};"
+            f"re-retrieved bytes have sha256 {_short(staged.sha256)}, not the stored {_short(expected)}{pin};"
             f" stored copy and record kept; the new bytes are at {rejected}"
         )
         raise SourceMismatchError(FetchOutcome(stored, MISMATCH, message, rejected, staged.sha256))
-    files = stored.files()
-    pdf = ws.root / files[0].path if files else ws.pdf_path(stored.id)
+    pdf = ws.root / artifact.path if artifact else ws.pdf_path(stored.id)
     message = "re-retrieved; SHA-256 matched the stored copy"
-    if not pdf.is_file() or sha256_file(pdf) != stored.sha256:
+    if not pdf.is_file() or sha256_file(pdf) != expected:
         os.replace(staged.path, pdf)
         message += f" (the stored {pdf.name} was missing or altered and is restored)"
     stored.verifications.append(Verification(VERIFY_METHOD, utc_now(), staged.sha256, "match", VERIFY_NOTE))
     _write_record(ws, stored)
-    return FetchOutcome(stored, VERIFIED, message, pdf, stored.sha256)
+    return FetchOutcome(stored, VERIFIED, message, pdf, expected)
 
 
 def _wanted_version(ref: SourceRef, entry: SourceEntry) -> str | None:
@@ -262,5 +272,8 @@ def ingest_file(
             for p, kind in zip(paths, kinds, strict=True)
         ]
         if stored is not None:
-            return _verify(ws, stored, artifacts[0].staged, None)
+            outcomes = [_verify(ws, stored, a.staged, None, a.kind.name) for a in artifacts]
+            if len(outcomes) > 1:
+                outcomes[0].message = "; ".join(f"{p.name}: {o.message}" for p, o in zip(paths, outcomes, strict=True))
+            return outcomes[0]
         return _store_new(ws, local_source(ws, ref.id, artifacts), artifacts, None)
