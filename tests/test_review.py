@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import json_out
 
-from pipeline.release.records import read_records
+from pipeline.release.records import read_source_records
 from pipeline.release.review import (
     ReviewChainError,
     entry_sha256,
@@ -62,12 +62,12 @@ def test_correction_keeps_the_printed_value_and_records_the_corrected_one(invoke
     payload = json_out(result)
     assert payload["review_status"] == "corrected"
     assert payload["entry"]["value"] == 0.815
-    stored = read_records(workspace, SID).rows[2]
+    stored = read_source_records(workspace, SID).rows[2]
     assert stored["printed"] != "0.815"  # the workspace records are not rewritten: the log says what changed
 
 
 def test_latest_decision_wins(workspace, record_ids) -> None:
-    records = read_records(workspace, SID)
+    records = read_source_records(workspace, SID)
     record_decision(workspace, records, record_ids[0], "accept", reviewer="ann")
     entry, added = record_decision(workspace, records, record_ids[0], "reject", reviewer="bob", note="misread")
     assert added and entry.status == "rejected"
@@ -141,7 +141,7 @@ def _tamper(path: Path, line: int, edit) -> None:
 
 
 def _three_decisions(workspace: Workspace, record_ids: list[str]) -> Path:
-    records = read_records(workspace, SID)
+    records = read_source_records(workspace, SID)
     for rid in record_ids[:3]:
         record_decision(workspace, records, rid, "accept", reviewer="ann", note="ok")
     return reviews_path(workspace, SID)
@@ -187,7 +187,7 @@ def test_garbage_line_is_caught(workspace, record_ids) -> None:
 
 
 def test_concurrent_reviewers_keep_one_chain(workspace, record_ids) -> None:
-    records = read_records(workspace, SID)
+    records = read_source_records(workspace, SID)
     threads = [
         threading.Thread(target=record_decision, args=(workspace, records, rid, "accept"), kwargs={"reviewer": "r"})
         for rid in record_ids[:8]

@@ -20,15 +20,18 @@ from pipeline.audit.report_data import CheckStatus, Report, build_report, locato
 from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
 from pipeline.audit.reviews import latest_decisions
+from pipeline.audit.settings import AuditSettings
 from pipeline.emit.source_record import source_record
 from pipeline.model import Finding, Source
 from pipeline.settings import Settings
+from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_source_record, write_json, write_jsonl, write_text
 
 
 def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
-    loaded = load_inputs(ws, source_id)
+    knobs = load_settings(AuditSettings, ws.config_dir, settings.overrides)
+    loaded = load_inputs(ws, source_id, knobs)
     inp = loaded.audit
     checked = run_checks(inp)
     records, findings = attach_findings(inp.records or [], checked.findings)
@@ -38,7 +41,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     report = build_report(
         source_id, inp.source_sha256, inp.tables, findings, records, decisions, statuses, loaded.notes
     )
-    images = render_tables(loaded.pdf, inp.tables, _marks(report))
+    images = render_tables(loaded.pdf, inp.tables, _marks(report), knobs)
     for section in report.tables:
         section.image = images.get(section.table.index)
     counts = report.counts

@@ -17,13 +17,14 @@ from pipeline.model import TablesFile
 from pipeline.readers import read_artifact, reading_order, stored_files
 from pipeline.readers.agreement import compare_readings
 from pipeline.settings import Settings
+from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_json, write_json
 
 
-def _pdf_tables(pdf: Path, source: dict[str, Any]) -> TablesFile:
+def _pdf_tables(pdf: Path, knobs: ExtractionSettings, source: dict[str, Any]) -> TablesFile:
     try:
-        return extract_tables(pdf, ExtractionSettings(), source)
+        return extract_tables(pdf, knobs, source)
     except LitauditError:
         raise
     except Exception as exc:  # a PDF that breaks the parser: one line naming it, nothing written
@@ -44,9 +45,10 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
         "title": record.get("title"),
     }
     texts = reading_order(list(files))
+    knobs = load_settings(ExtractionSettings, ws.config_dir, settings.overrides)
     summary: dict[str, Any] = {}
     if "pdf" in files:
-        result = _pdf_tables(files["pdf"], source)
+        result = _pdf_tables(files["pdf"], knobs, source)
         if texts:
             tables, _ = read_artifact(texts[0], files[texts[0]], str(result.source["sha256"]))
             result.extractor["second_reading"] = str(files[texts[0]].relative_to(ws.root))
@@ -56,7 +58,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
             summary["disagree"] = sum(1 for c in cells if c.second_reading and not c.second_reading.agrees)
     else:
         tables, _ = read_artifact(texts[0], files[texts[0]], source["sha256"])
-        info = {**extractor_info(ExtractionSettings()), "reader": texts[0]}
+        info = {**extractor_info(knobs), "reader": texts[0]}
         result = TablesFile(source=source, extractor=info, tables=tables, pages=None)
     write_json(ws.extracted_dir(source_id) / "tables.json", result.to_dict())
     labelled = sum(1 for t in result.tables if t.label)

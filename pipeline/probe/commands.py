@@ -12,7 +12,7 @@ import click
 from pipeline.clikit import emit_result, handle_errors, json_option, log, settings_of
 from pipeline.errors import BadInputError
 from pipeline.probe.cache import EmbeddingCache, default_cache_dir
-from pipeline.probe.embedders import Embedder, ModelOptions, parse_model
+from pipeline.probe.embedders import Embedder, ModelOptions, model_help, parse_model
 from pipeline.probe.evaluate import MetricValue, RunOptions, RunResult, run_protocol
 from pipeline.probe.protocols import DatasetEntry, get_protocol, load_protocols
 from pipeline.probe.reproduce import exit_code, find_record, plan_for, reproduction_entry, store_reproduction
@@ -25,7 +25,7 @@ DEFAULT_DATA_ROOT = "../shared/dna"  # relative to the workspace root
 def shared_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The options every probe command shares: the model, where data and cache live, the variant."""
     options = [
-        click.option("--model", "model_spec", required=True, help="kmer:K, null[:DIM] or hf:PATH (a local folder)."),
+        click.option("--model", "model_spec", required=True, help=model_help()),
         click.option("--variant", default=None, help="The protocol's variant (default: the protocol's default)."),
         click.option(
             "--data-root",

@@ -13,7 +13,7 @@ from pipeline.release.contents import opened_release, read_release
 from pipeline.release.diff import diff_records, format_diff
 from pipeline.release.freeze import FreezeOptions, today_utc
 from pipeline.release.freeze import freeze as freeze_release
-from pipeline.release.records import read_records, records_path
+from pipeline.release.records import read_source_records, records_path
 from pipeline.release.review import pending_records, read_reviews, record_decision, reviews_path
 from pipeline.release.verify import verify_bag
 from pipeline.selection import resolve_sources
@@ -35,7 +35,7 @@ def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
     rows: list[dict[str, Any]] = []
     counts: dict[str, dict[str, int]] = {}
     for sid in source_ids:
-        records = read_records(ws, sid)
+        records = read_source_records(ws, sid)
         waiting = pending_records(records, read_reviews(reviews_path(ws, sid)))
         counts[sid] = {"records": len(records.rows), "pending": len(waiting)}
         rows += [
@@ -95,7 +95,7 @@ def review(
     if not source_id or not record_id:
         raise BadInputError("review needs SOURCE RECORD_ID and a decision (or --pending)")
     decision, value = _decision(accept, reject, correct)
-    records = read_records(ws, source_id)
+    records = read_source_records(ws, source_id)
     before = pending_records(records, read_reviews(reviews_path(ws, source_id)))
     entry, added = record_decision(ws, records, record_id, decision, reviewer=reviewer, note=note, value=value)
     payload = {"ok": True, "recorded": added, "review_status": entry.status, "entry": entry.to_dict()}

@@ -19,11 +19,12 @@ from typing import Any
 
 from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
-from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
+from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_source_records
 from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
 from pipeline.selection import Selection
 from pipeline.settings import Settings
-from pipeline.state import StageState, source_status
+from pipeline.stages import STAGES
+from pipeline.state import StageState, read_state, source_status
 from pipeline.store import Workspace, jsonl_text, read_json, read_source_record, safe_id
 
 Content = bytes | Path  # bytes to write, or a workspace file to copy as is
@@ -44,6 +45,7 @@ class SourcePlan:
     reviews: list[ReviewEntry]
     findings_path: Path | None
     pdf_path: Path | None
+    stage_settings: dict[str, Any] = field(default_factory=dict)  # stage -> the settings it ran with
 
     @property
     def folder(self) -> str:
@@ -68,6 +70,7 @@ class SourcePlan:
             "orphan_reviews": sum(1 for e in self.reviews if e.record_id not in ids),
             "review_status": dict(sorted(Counter(r["review_status"] for r in released).items())),
             "pdf": self.pdf_path is not None,
+            "stage_settings": self.stage_settings,
         }
 
 
@@ -109,7 +112,7 @@ def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[Source
         return None, problems
     source = read_source_record(ws.source_record_path(source_id))
     try:
-        records = read_records(ws, source_id)
+        records = read_source_records(ws, source_id)
     except NoRecordsError:
         return None, [*problems, f"{source_id}: has no records (run extract, map and emit first, or leave it out)"]
     if not records.rows:
@@ -124,8 +127,19 @@ def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[Source
         reviews=read_reviews(reviews_path(ws, source_id)),
         findings_path=findings if findings.is_file() else None,
         pdf_path=ws.pdf_path(source_id) if with_pdfs and ws.pdf_path(source_id).is_file() else None,
+        stage_settings=_settings_ran_with(ws, source_id),
     )
     return plan, problems
+
+
+def _settings_ran_with(ws: Workspace, source_id: str) -> dict[str, Any]:
+    """The settings each stage recorded when it ran for the source (stages without settings record none)."""
+    found = {}
+    for stage in STAGES:
+        settings = (read_state(ws, stage, source_id) or {}).get("settings")
+        if settings is not None:
+            found[stage.name] = settings
+    return found
 
 
 def plan_sources(ws: Workspace, selection: Selection, with_pdfs: bool) -> list[SourcePlan]:

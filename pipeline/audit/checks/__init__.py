@@ -117,7 +117,9 @@ CHECKS: tuple[Check, ...] = (
     Check("derived-shares", "error", "A percentage that is not its count over its total.", check_shares),
     Check("derived-delta", "warning", "A gain or difference its own operands do not give.", check_deltas),
     Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
-    Check("derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics),
+    Check(
+        "derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics, ("scipy",)
+    ),
     Check("derived-repeated", "warning", "The same quantity printed twice with two values.", check_repeated),
     Check(
         "readings-disagree",
@@ -152,6 +154,7 @@ def run_checks(inp: AuditInput, checks: tuple[Check, ...] = CHECKS) -> CheckRun:
 
 
 _NEEDS = {
+    "scipy": "scipy (pip install 'litaudit[stats]')",
     "text": "the paper's text (sources/<sid>/source.pdf, or its text source)",
     "catalogue": "the catalogue (config/catalogue/*.yaml)",
     "records": "the records (extracted/<sid>/records.jsonl)",
