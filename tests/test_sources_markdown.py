@@ -78,6 +78,9 @@ def test_readme_runs_end_to_end(invoke: Invoke, workspace: Workspace, tmp_path: 
 
     status = json_out(invoke("status", SID, "--json"))
     assert "done" in json.dumps(status)
+    frozen = invoke("freeze", "--date", "2026-12-02", "--json")
+    assert frozen.exit_code == 0, frozen.output
+    assert json_out(invoke("verify", json_out(frozen)["archive"], "--json"))["ok"]
     workspace.root.joinpath("sources/local_geneb/source.md").write_text(readme().replace("0.870", "0.871"))
     stale = json.dumps(json_out(invoke("status", SID, "--json")))
     assert "modified" in stale or "stale" in stale

@@ -16,6 +16,7 @@ from pipeline.readers.files import read_text
 _BOLD = "self::b or self::strong or contains(concat(' ', normalize-space(@class), ' '), ' ltx_font_bold ')"
 _ITALIC = "self::i or self::em or contains(concat(' ', normalize-space(@class), ' '), ' ltx_font_italic ')"
 _UNDERLINE = "self::u or contains(@class, 'ltx_framed_underline') or contains(@style, 'underline')"
+_NOT_TABLES = ("ltx_equation", "ltx_eqn_table", "ltx_equationgroup")  # LaTeXML sets display maths in <table>s
 
 
 def _text(element: etree._Element) -> str:
@@ -94,6 +95,8 @@ def read_html(path: Path, artifact: str) -> Reading:
         raise BadInputError(f"{path}: not readable as HTML ({exc})") from None
     reading = Reading()
     for table in root.iter("table"):
+        if any(name in (table.get("class") or "") for name in _NOT_TABLES):
+            continue
         cells = _cells(table, artifact)
         if cells:
             place = f"{artifact}:{table.sourceline or 0}:{root.getroottree().getpath(table)}"

@@ -151,15 +151,40 @@ def find_macros(text: str) -> Macros:
     return macros
 
 
-def _converter(macros: Macros) -> LatexNodes2Text:
+def _converter(macros: Macros, refs: dict[str, str] | None = None) -> LatexNodes2Text:
+    """Text of LaTeX nodes with the user's simple macros, and each \\ref to a table as LaTeX prints it."""
     db = get_default_latex_context_db()
     plain = LatexNodes2Text()
     specs = [
         MacroTextSpec(name, simplify_repl=plain.latex_to_text(body).replace("%", "%%"))
         for name, body in macros.text.items()
     ]
+    known = refs or {}
+
+    def ref(node: LatexMacroNode, *_: object) -> str:
+        key = _verbatim(node.nodeargd.argnlist[-1]) if node.nodeargd and node.nodeargd.argnlist else ""
+        number = known.get(key, "??")
+        return number if node.macroname == "ref" else f"Table {number}"
+
+    specs += [MacroTextSpec(name, simplify_repl=ref) for name in ("ref", "autoref", "cref", "Cref")]
     db.add_context_category("user-macros", prepend=True, macros=specs)
     return LatexNodes2Text(latex_context=db, math_mode="text")
+
+
+def _verbatim(node: LatexNode | None) -> str:
+    return node.latex_verbatim().strip().strip("{}").strip() if node is not None else ""
+
+
+def _label_key(nodes: list[LatexNode] | None) -> str:
+    """The key of the first \\label among ``nodes`` and the groups they open."""
+    nodes = [n for n in nodes or [] if n is not None]
+    for k, node in enumerate(nodes):
+        if isinstance(node, LatexMacroNode) and node.macroname == "label":
+            args = _args(nodes, k, 1)[0]
+            return _verbatim(args[-1]) if args else ""
+        if isinstance(node, LatexGroupNode) and (inner := _label_key(node.nodelist)):
+            return inner
+    return ""
 
 
 def _args(nodes: list[LatexNode], i: int, n: int) -> tuple[list[LatexNode], int]:
@@ -346,6 +371,7 @@ class LatexDocument:
         self.expanded = expand(files, main_file(files))
         self.macros = find_macros(self.expanded.text)
         self.convert = _converter(self.macros)
+        self.refs: dict[str, str] = {}  # \\label key -> the table's number, as \\ref prints it
         try:
             self.nodes = LatexWalker(self.expanded.text, tolerant_parsing=True).get_latex_nodes()[0]
         except LatexWalkerError as exc:
@@ -375,6 +401,8 @@ class LatexDocument:
                 prefix = numbering if numbering is not None else prefix
             number += 1
             label = f"Table {prefix}{number}"
+            if key := _label_key(env.nodelist):
+                self.refs[key] = f"{prefix}{number}"
             place = self.expanded.place(env.pos, self.artifact)
             panels = [
                 p
@@ -398,7 +426,7 @@ class LatexDocument:
         return TextTable(reader.cells(rows), caption, place, label=label, header_rows=header or 1, panel=panel)
 
     def prose(self) -> list[str]:
-        """The document body's paragraphs, floats left out."""
+        """The document body's paragraphs, floats left out; \\ref{tab:x} reads "3" once ``tables`` has run."""
         body = next(
             (n for n in _walk(self.nodes) if isinstance(n, LatexEnvironmentNode) and n.environmentname == "document"),
             None,
@@ -408,7 +436,7 @@ class LatexDocument:
             for n in (body.nodelist if body is not None else self.nodes)
             if not (isinstance(n, LatexEnvironmentNode) and n.environmentname in (*FLOATS, "figure", "figure*"))
         ]
-        text = self.convert.nodelist_to_text(nodes)
+        text = _converter(self.macros, self.refs).nodelist_to_text(nodes)
         return [" ".join(p.split()) for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
