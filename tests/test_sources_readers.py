@@ -138,3 +138,25 @@ def test_html_reader_reads_latexml_spans_captions_and_bold(tmp_path: Path) -> No
     assert at[3, 2].locator.place.startswith("page.html:12:/html/body/article/figure/table/tbody/tr[2]/td[3]")
     assert (second.label, _cells(second)[(1, 1)]) == ("Table 2", "1,204")
     assert read_html(path, "page.html").prose == ["Table 1 shows that NT reaches 0.81."]
+
+
+PANELS = """<html><body><figure class="ltx_table" id="S4.T2">
+<figure class="ltx_figure ltx_figure_panel"><table class="ltx_tabular"><tr><th>Model</th><th>MCC</th></tr>
+<tr><td>NT</td><td>0.61</td></tr></table><figcaption class="ltx_caption">(a) Human</figcaption></figure>
+<figure class="ltx_figure ltx_figure_panel"><table class="ltx_tabular"><tr><th>Model</th><th>MCC</th></tr>
+<tr><td>NT</td><td>0.58</td></tr></table><figcaption class="ltx_caption">Mouse</figcaption></figure>
+<figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_table">Table 2: </span>Two species.</figcaption>
+</figure></body></html>"""
+
+
+def test_html_tables_sharing_a_caption_are_its_panels(tmp_path: Path) -> None:
+    path = tmp_path / "panels.html"
+    path.write_text(PANELS)
+    human, mouse = read_artifact("html", path, SHA)[0]
+    assert (human.label, human.panel, mouse.panel, mouse.caption) == (
+        "Table 2",
+        "(a) Human",
+        "(b) Mouse",
+        "Table 2: Two species.",
+    )
+    assert human.cells[-1].locator.id != mouse.cells[-1].locator.id

@@ -15,11 +15,12 @@ from papers import tables
 from papers.features import results_paper
 from papers.sources import paper_tarball
 
+from pipeline.errors import BrokenSourceRecordError
 from pipeline.fixtures import render_paper
-from pipeline.model import TablesFile
+from pipeline.model import Source, TablesFile
 from pipeline.readers.latex import read_latex
 from pipeline.readers.tarball import UnsafeArchiveError, read_tarball
-from pipeline.store import Workspace
+from pipeline.store import Workspace, read_source_record
 
 PLANTED = ("Table 1", 2, 3)  # Human Promoter Detection, the third model: the PDF prints 0.851
 
@@ -209,3 +210,30 @@ def test_refresh_compares_each_given_file_with_its_stored_kind(
     record = json.loads(workspace.source_record_path("local:both").read_text())
     stored = workspace.root / record["artifacts"][1]["path"]
     assert stored.read_bytes() != source.read_bytes()  # the stored copy is kept
+
+
+def test_a_single_pdf_record_of_an_older_litaudit_still_reads(workspace: Workspace) -> None:
+    folder = workspace.source_dir("local:old")
+    folder.mkdir(parents=True)
+    old = {"id": "local:old", "sha256": "a" * 64, "size": 3, "pdf_path": "sources/local_old/source.pdf",
+           "retrieved_at": "2026-01-01T00:00:00Z"}  # fmt: skip
+    (folder / "source.json").write_text(json.dumps(old))
+    [pdf] = Source.from_dict(read_source_record(folder / "source.json")).files()
+    assert (pdf.kind, pdf.path, pdf.sha256) == ("pdf", "sources/local_old/source.pdf", "a" * 64)
+
+
+@pytest.mark.parametrize(
+    ("artifact", "problem"),
+    [
+        ({"path": "sources/local_old/../../etc/passwd", "sha256": "a" * 64}, "not one of this source's stored"),
+        ({"path": "sources/local_old/source.md", "sha256": "xyz"}, "no valid 'sha256'"),
+        ({"path": "sources/local_old/source.md", "sha256": "b" * 64}, "first artifact is not the one"),
+    ],
+)
+def test_a_record_naming_files_elsewhere_is_refused(workspace: Workspace, artifact: dict, problem: str) -> None:
+    folder = workspace.source_dir("local:old")
+    folder.mkdir(parents=True)
+    record = {"id": "local:old", "sha256": "a" * 64, "artifacts": [artifact]}
+    (folder / "source.json").write_text(json.dumps(record))
+    with pytest.raises(BrokenSourceRecordError, match=problem):
+        read_source_record(folder / "source.json")

@@ -238,10 +238,10 @@ def _stage_file(ws: Workspace, settings: Settings, path: Path) -> StagedFile:
 
 def _given_kinds(paths: list[Path]) -> list[Kind]:
     """Each file's kind; two files of one kind (two PDFs, a .tex and a tarball) are refused."""
-    kinds = [kind_of(p) for p in paths]
     for path in paths:
         if not path.is_file():
             raise BadInputError(f"{path}: no such file")
+    kinds = [kind_of(p) for p in paths]
     if len({k.name for k in kinds}) < len(kinds):
         raise BadInputError(f"{', '.join(map(str, paths))}: two files of one kind; give at most one of each")
     return kinds

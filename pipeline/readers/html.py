@@ -10,6 +10,7 @@ import lxml.html
 from lxml import etree
 
 from pipeline.errors import BadInputError
+from pipeline.model import panel_mark
 from pipeline.readers.assemble import Reading, TextCell, TextTable
 from pipeline.readers.files import read_text
 
@@ -44,16 +45,30 @@ def _rows(table: etree._Element) -> list[etree._Element]:
     return table.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")
 
 
-def _caption(table: etree._Element) -> str:
+def _is_table(table: etree._Element) -> bool:
+    return not any(name in (table.get("class") or "") for name in _NOT_TABLES)
+
+
+_FIGURES = "ancestor::figure | ancestor::*[contains(@class, 'ltx_table')]"
+
+
+def _own_caption(figure: etree._Element) -> str:
+    """The caption a figure gives itself (not one of its panels')."""
+    found = figure.xpath("./figcaption | ./*[contains(@class, 'ltx_caption')]")
+    return _text(found[0]) if found else ""
+
+
+def _captions(table: etree._Element) -> tuple[str, etree._Element | None, str]:
+    """The table's caption, the figure that gives it (None for a <caption>), and the sub-caption of the panel
+    holding the table when that figure has panels (LaTeXML's ltx_figure_panel)."""
     caption = table.find("caption")
     if caption is not None:
-        return _text(caption)
-    figure = next(iter(table.xpath("ancestor::figure[1] | ancestor::*[contains(@class, 'ltx_table')][1]")), None)
-    if figure is not None:
-        found = figure.xpath(".//figcaption | .//*[contains(@class, 'ltx_caption')]")
-        if found:
-            return _text(found[0])
-    return ""
+        return _text(caption), None, ""
+    figures = [f for f in table.xpath(_FIGURES) if _own_caption(f)]
+    if not figures:
+        return "", None, ""
+    outer, inner = figures[0], figures[-1]
+    return _own_caption(outer), outer, _own_caption(inner) if inner is not outer else ""
 
 
 def _cells(table: etree._Element, artifact: str) -> list[TextCell]:
@@ -94,12 +109,21 @@ def read_html(path: Path, artifact: str) -> Reading:
     except (etree.ParserError, ValueError) as exc:
         raise BadInputError(f"{path}: not readable as HTML ({exc})") from None
     reading = Reading()
+    panels: dict[str, int] = {}  # figure -> panels read so far: tables sharing a caption are its panels (a), (b)
+    tree = root.getroottree()
     for table in root.iter("table"):
-        if any(name in (table.get("class") or "") for name in _NOT_TABLES):
+        if not _is_table(table):
             continue
         cells = _cells(table, artifact)
-        if cells:
-            place = f"{artifact}:{table.sourceline or 0}:{root.getroottree().getpath(table)}"
-            reading.tables.append(TextTable(cells, _caption(table), place))
+        if not cells:
+            continue
+        caption, figure, sub = _captions(table)
+        place = f"{artifact}:{table.sourceline or 0}:{tree.getpath(table)}"
+        panel = None
+        if figure is not None and sum(1 for t in figure.iter("table") if _is_table(t)) > 1:
+            key = tree.getpath(figure)
+            k = panels[key] = panels.get(key, -1) + 1
+            panel = sub if panel_mark(sub) else f"({chr(ord('a') + k % 26)}) {sub}".strip()
+        reading.tables.append(TextTable(cells, caption, place, panel=panel))
     reading.prose = [t for p in root.xpath("//p[not(ancestor::table) and not(ancestor::figure)]") if (t := _text(p))]
     return reading
