@@ -160,3 +160,13 @@ def test_html_tables_sharing_a_caption_are_its_panels(tmp_path: Path) -> None:
         "Table 2: Two species.",
     )
     assert human.cells[-1].locator.id != mouse.cells[-1].locator.id
+
+
+def test_broken_sources_give_what_they_hold_and_no_traceback(tmp_path: Path) -> None:
+    tex = tmp_path / "broken.tex"
+    tex.write_text(r"\begin{table}\caption{x}\begin{tabular}{l}\multicolumn{a}{b} & \multirow \\ {{{ \end{tabular}")
+    page = tmp_path / "broken.html"
+    page.write_text('<table><tr><td colspan="x" rowspan="-3">1</td></tr><table><tr><td>')
+    assert read_artifact("latex", tex, SHA)[0] == []
+    [table] = read_artifact("html", page, SHA)[0]
+    assert table.grid() == [["1"]]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import BadInputError
+from pipeline.errors import BadInputError, ExtractionError, LitauditError
 from pipeline.model import Source, Table
 from pipeline.readers.assemble import Reading, to_table
 from pipeline.readers.html import read_html
@@ -59,6 +59,12 @@ def read_artifact(kind: str, path: Path, source_sha: str) -> tuple[list[Table], 
     reader = reader_for(kind)
     if reader is None:
         raise BadInputError(f"{path}: no reader for {kind} sources")
-    reading = reader.read(path, path.name)
-    tables = [to_table(found, k, source_sha, path.name, reader.engine) for k, found in enumerate(reading.tables)]
+    try:
+        reading = reader.read(path, path.name)
+    except LitauditError:
+        raise
+    except Exception as exc:  # a source that breaks a parser: one line naming it, as for a PDF
+        raise ExtractionError(f"{path}: cannot read the {kind} source ({type(exc).__name__}: {exc})") from None
+    written = [found for found in reading.tables if any(c.text for c in found.cells)]  # an empty one is no table
+    tables = [to_table(found, k, source_sha, path.name, reader.engine) for k, found in enumerate(written)]
     return tables, reading
