@@ -7,9 +7,13 @@ import shutil
 from pathlib import Path
 
 from conftest import Invoke, json_out
-from papers.geneb_readme import MODELS, PLANTED_BOLD, PLANTED_CLAIM, configurations_yaml, readme
+from papers.geneb_readme import MODELS, PLANTED_BOLD, PLANTED_CLAIM, PLANTED_COUNT, configurations_yaml, readme
 
+from pipeline.audit.checks import run_checks
+from pipeline.audit.context import AuditInput
+from pipeline.audit.text import PaperText, Sentence, split_sentences
 from pipeline.model import TablesFile
+from pipeline.readers import read_artifact
 from pipeline.readers.markdown import read_markdown
 from pipeline.store import Workspace
 
@@ -30,6 +34,15 @@ def test_markdown_reader_keeps_bold_captions_and_places(tmp_path: Path) -> None:
     first = next(c for c in board.cells if c.text == "Caduceus")
     assert first.place == "source.md:11:3"
     assert any("0.915" in p for p in reading.prose)
+
+
+def test_a_count_some_table_fits_is_not_flagged(tmp_path: Path) -> None:
+    for said, flagged in ((6, False), (3, False), (PLANTED_COUNT, True)):  # 6 columns; the leaderboard's 3 rows
+        path = _write(tmp_path, "README.md", readme(said))
+        tables, reading = read_artifact("markdown", path, "0" * 64)
+        text = PaperText([Sentence(0, s) for p in reading.prose for s in split_sentences(p)])
+        findings = run_checks(AuditInput("local:r", "0" * 64, tables, text=text)).findings
+        assert any(f.check == "caption-column-count" for f in findings) is flagged, said
 
 
 def test_ragged_markdown_table_is_read_with_a_note(tmp_path: Path) -> None:
@@ -73,6 +86,8 @@ def test_readme_runs_end_to_end(invoke: Invoke, workspace: Workspace, tmp_path: 
     assert PLANTED_BOLD[0] in by_check["bold-not-best"]["locators_readable"][0]
     claim = by_key_message(audit["findings"], "text-claim-mismatch")
     assert f"quotes {PLANTED_CLAIM} for row 'Promoters', column 'NT'" in claim  # from the README's key findings
+    count = by_key_message(audit["findings"], "caption-column-count")
+    assert f"'{PLANTED_COUNT} models'" in count and "6 model columns" in count
     report = (workspace.audits_dir(SID) / "report.html").read_text()
     assert "No page image: read from source.md" in report
 

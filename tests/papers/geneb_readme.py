@@ -1,6 +1,6 @@
 """A GENEB-like README: a leaderboard, a category table where bold marks the best of six models, and key
-findings quoting table numbers in prose. Two problems are planted: a bold value that is not the best of its
-row, and a finding that quotes a number no cell gives."""
+findings quoting table numbers in prose. Three problems are planted: a bold value that is not the best of its
+row, a finding that quotes a number no cell gives, and a count of models no table shows."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ MODELS = ["NT", "DNABERT2", "HyenaDNA", "GENA-LM", "Caduceus", "GROVER"]
 # (row, bolded model) of the planted problem: Enhancers' best is Caduceus (0.812) but GENA-LM is bold
 PLANTED_BOLD = ("Enhancers", "GENA-LM")
 PLANTED_CLAIM = "0.915"  # the prose says NT averages 0.915 on Promoters; the table prints 0.881
+PLANTED_COUNT = 7  # "covers 7 models": the tables show 6 (leaderboard 3)
 
 CATEGORIES = {
     "Promoters": [0.881, 0.874, 0.842, 0.861, 0.869, 0.852],
@@ -25,7 +26,7 @@ def _category_row(name: str, scores: list[float]) -> str:
     return f"| {name} | " + " | ".join(cells) + " |"
 
 
-def readme() -> str:
+def readme(models_said: int = PLANTED_COUNT) -> str:
     leaderboard = [
         ("Caduceus", 0.862, 1),
         ("DNABERT2", 0.870, 2),
@@ -34,7 +35,7 @@ def readme() -> str:
     lines = [
         "# GENEB: a benchmark of genomic foundation models",
         "",
-        "GENEB covers 6 models on 3 task categories.",
+        f"GENEB covers {models_said} models on 3 task categories.",
         "",
         "## Leaderboard",
         "",

@@ -52,7 +52,7 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "caption-column-count",
         "warning",
-        "A caption that counts N models while the table shows M.",
+        "A caption that counts N models while the table shows M (in a README, a sentence no table fits).",
         check_caption_counts,
         doubt="what the caption counts (models, runs, members) is read from its words",
     ),
