@@ -9,7 +9,9 @@
    extracted and each cell checked against the LaTeX reading: share of cells read twice that agree.
    Since both come from one spec, every disagreement is a PDF misreading; the first few are listed.
 3. With --shared: the Markdown reader on docling's Markdown renderings of real pages
-   (tablebench/docling/groundtruth/*.md), tables found and cells equal to docling's own JSON grid.
+   (tablebench/docling/groundtruth/*.md), tables found and cells equal to docling's own JSON grid; then the
+   two-reading check on those real pages, our PDF extraction against docling's Markdown: the notes it
+   writes per table and every disagreement (judge them on the page: either reading may be the wrong one).
 """
 
 from __future__ import annotations
@@ -142,6 +144,15 @@ def bench_docling(shared: Path) -> None:
             total += len(grid)
             exact += sum(1 for pos, text in grid.items() if mine.get(pos, "") == text)
         print(f"   {md.name:<34} tables {len(tables)}/{len(truth)}, cells equal {exact}/{total}")
+        pdf = folder.parent / "sources" / f"{md.stem}.pdf"
+        if pdf.is_file():
+            pdf_tables = extract_tables(pdf).tables
+            for note in compare_readings(pdf_tables, tables) or ["no table matched"]:
+                print(f"     PDF vs Markdown: {note}")
+            for table in pdf_tables:
+                for c in table.cells:
+                    if c.second_reading and not c.second_reading.agrees:
+                        print(f"       p{table.page} r{c.row}c{c.col}: PDF '{c.text}' vs '{c.second_reading.text}'")
 
 
 def main() -> int:
