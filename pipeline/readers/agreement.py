@@ -1,8 +1,8 @@
 """Two readings of one table: the PDF's cells checked against the authors' source, cell by cell.
 
 Tables are matched by label and panel (else by caption, else by shared cell texts); cells by grid position
-when both grids have the same shape, else by their row and column labels. A cell agrees when both readings print the same value
-(number, spread and percent sign) or, for words, the same text up to spacing and case.
+when both grids have the same shape, else by their row and column labels. A cell agrees when both readings
+print the same value (number, spread and percent sign) or, for words, the same text up to spacing and case.
 """
 
 from __future__ import annotations
