@@ -15,13 +15,18 @@ from papers import tables
 from papers.features import results_paper
 from papers.sources import paper_tarball
 
+from pipeline.audit.checks.readings import check_readings
+from pipeline.audit.context import AuditInput
 from pipeline.errors import BrokenSourceRecordError
 from pipeline.fixtures import render_paper
 from pipeline.model import Source, TablesFile
+from pipeline.readers.agreement import compare_readings, readings_note
+from pipeline.readers.assemble import TextCell, TextTable, to_table
 from pipeline.readers.latex import read_latex
 from pipeline.readers.tarball import UnsafeArchiveError, read_tarball
 from pipeline.store import Workspace, read_source_record
 
+SHA = "cd" * 32
 PLANTED = ("Table 1", 2, 3)  # Human Promoter Detection, the third model: the PDF prints 0.851
 
 
@@ -237,3 +242,27 @@ def test_a_record_naming_files_elsewhere_is_refused(workspace: Workspace, artifa
     (folder / "source.json").write_text(json.dumps(record))
     with pytest.raises(BrokenSourceRecordError, match=problem):
         read_source_record(folder / "source.json")
+
+
+def _text_table(rows: list[list[str]], header_rows: int = 1) -> TextTable:
+    cells = [TextCell(r, c, t) for r, row in enumerate(rows) for c, t in enumerate(row) if t]
+    return TextTable(cells, "", "x.md:1:1", label="Table 1", header_rows=header_rows)
+
+
+def test_cells_whose_labels_repeat_are_not_guessed_at() -> None:
+    """As on a real page (docling's Markdown merged the OTSL and HTML rows of each model into one): rows whose
+    labels repeat on one side match nothing, so no guess turns into a disagreement."""
+    pdf = to_table(_text_table([["n", "lang", "acc"], ["6", "OTSL", "0.965"], ["6", "HTML", "0.969"]]), 0, SHA, "a", "")
+    merged = to_table(_text_table([["n", "lang", "acc"], ["6", "OTSL HTML", "0.965 0.969"]]), 0, SHA, "b", "")
+    compare_readings([pdf], [merged])
+    assert not [c for c in pdf.cells if c.second_reading]
+    assert readings_note(pdf).endswith("0 of 0 cells agree; 6 body cells have no counterpart there")
+
+
+def test_words_that_differ_are_recorded_but_not_reported() -> None:
+    first = to_table(_text_table([["Model", "Note", "Acc"], ["NT", "► fast", "0.81"]]), 0, SHA, "a", "")
+    second = to_table(_text_table([["Model", "Note", "Acc"], ["NT", "SM590000 fast", "0.82"]]), 0, SHA, "b", "")
+    compare_readings([first], [second])
+    assert [c.text for c in first.cells if c.second_reading and not c.second_reading.agrees] == ["► fast", "0.81"]
+    issues = check_readings(AuditInput("local:x", SHA, [first]))
+    assert [issue.found for issue in issues] == ["0.81"]
