@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed bench-sources clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,10 @@ bench-scale: $(VENV)/.installed
 
 bench-faults: $(VENV)/.installed
 	$(PY) benchmarks/bench_faults.py
+
+# The LaTeX, HTML and Markdown readers on tables with exact truth, and PDF-vs-LaTeX agreement.
+bench-sources: $(VENV)/.installed
+	$(PY) benchmarks/bench_sources.py --shared $(SHARED)
 
 bench-release: $(VENV)/.installed
 	$(PY) benchmarks/bench_release.py

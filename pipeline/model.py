@@ -45,13 +45,35 @@ class Verification:
 
 
 @dataclass
+class SourceArtifact:
+    """One stored file of a source: the PDF, a LaTeX tarball or .tex file, an HTML page or a Markdown file."""
+
+    path: str  # relative to the workspace root
+    kind: str  # "pdf" | "latex" | "html" | "markdown"
+    media_type: str
+    size: int
+    sha256: str
+    retrieved_at: str
+    url: str | None = None  # where it was retrieved from (None for a local file)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SourceArtifact:
+        return cls(**_known(cls, data))
+
+
+@dataclass
 class Source:
-    """One fetched paper version: the PDF bytes and where they came from."""
+    """One fetched paper version: its files (the PDF and/or the authors' source) and where they came from.
+
+    ``sha256``, ``size`` and ``media_type`` describe the primary artifact (the PDF when there is one): the
+    hash every locator carries. ``artifacts`` lists every file; a record written before there could be
+    several lists none, and ``files()`` reads its one PDF from the top-level fields.
+    """
 
     id: str
     sha256: str
     size: int
-    pdf_path: str  # relative to the workspace root
+    pdf_path: str | None  # relative to the workspace root; None for a source without a PDF
     retrieved_at: str
     media_type: str = "application/pdf"
     page_count: int | None = None
@@ -68,6 +90,14 @@ class Source:
     notes: str | None = None
     missing_metadata: list[MissingMetadata] = field(default_factory=list)
     verifications: list[Verification] = field(default_factory=list)
+    artifacts: list[SourceArtifact] = field(default_factory=list)
+
+    def files(self) -> list[SourceArtifact]:
+        """Every stored artifact, primary first (a single-PDF record of an older litaudit included)."""
+        if self.artifacts or not self.pdf_path:
+            return list(self.artifacts)
+        pdf = SourceArtifact(self.pdf_path, "pdf", self.media_type, self.size, self.sha256, self.retrieved_at)
+        return [dataclasses.replace(pdf, url=self.artifact_url)]
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -75,6 +105,7 @@ class Source:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Source:
         kw = _known(cls, data)
+        kw["artifacts"] = [SourceArtifact.from_dict(a) for a in data.get("artifacts", [])]
         kw["missing_metadata"] = [
             MissingMetadata(**_known(MissingMetadata, m)) for m in data.get("missing_metadata", [])
         ]
@@ -91,6 +122,11 @@ def panel_mark(panel: str | None) -> str:
 def table_key(label: str | None, index: int, panel: str | None = None) -> str:
     """The table part of a locator id: "Table3", "Table3a" (panel (a)), "table-0" (unlabelled)."""
     return (label or f"table-{index}").replace(" ", "") + panel_mark(panel).strip("()")
+
+
+def where_printed(page: int, artifact: str = "") -> str:
+    """Where a table is, as a person looks it up: "page 3", or the stored file it was read from ("source.md")."""
+    return artifact if artifact and not page else f"page {page}"
 
 
 def _plain(obj: Any) -> dict[str, Any]:
@@ -114,15 +150,20 @@ class Locator:
     row_label: str = ""
     col_label: str = ""
     panel: str = ""  # the panel's mark in a multi-panel table: "(a)"
+    artifact: str = ""  # a cell read from a text source: the stored file ("source.md"); empty for a PDF cell
+    place: str = ""  # and where in it: "main.tex:41:12", "source.md:7:3", "source.html:/html/body/table[1]/tr[2]/td[3]"
 
     @property
     def id(self) -> str:
         table = table_key(self.table_label, self.table_index, self.panel)
-        return f"{self.source_sha256[:12]}:p{self.page}:{table}:r{self.row}:c{self.col}"
+        where = self.artifact.replace(":", "_") if self.artifact else f"p{self.page}"
+        return f"{self.source_sha256[:12]}:{where}:{table}:r{self.row}:c{self.col}"
 
     @property
     def readable(self) -> str:
-        table = self.table_label or f"Unlabelled table {self.table_index + 1} (page {self.page})"
+        table = (
+            self.table_label or f"Unlabelled table {self.table_index + 1} ({where_printed(self.page, self.artifact)})"
+        )
         parts = [f"{table} {self.panel}" if self.panel else table]
         if self.row_label:
             parts.append(f"row '{self.row_label}'")
@@ -139,6 +180,19 @@ class Locator:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Locator:
+        return cls(**_known(cls, data))
+
+
+@dataclass
+class SecondReading:
+    """The same cell read from another artifact of the source (the LaTeX or HTML beside the PDF)."""
+
+    text: str
+    place: str  # where the other reading found it ("main.tex:41:12")
+    agrees: bool  # whether it prints the same value (pipeline/readers/agreement.py)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SecondReading:
         return cls(**_known(cls, data))
 
 
@@ -163,11 +217,13 @@ class Cell:
     row_path: list[str] = field(default_factory=list)
     col_path: list[str] = field(default_factory=list)
     locator: Locator | None = None
+    second_reading: SecondReading | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = _plain(self)
         data["bbox"] = list(self.bbox) if self.bbox else None
         data["locator"] = self.locator.to_dict() if self.locator else None
+        data["second_reading"] = dataclasses.asdict(self.second_reading) if self.second_reading else None
         return data
 
     @classmethod
@@ -175,12 +231,14 @@ class Cell:
         kw = _known(cls, data)
         kw["bbox"] = _bbox(data.get("bbox"))
         kw["locator"] = Locator.from_dict(data["locator"]) if data.get("locator") else None
+        second = data.get("second_reading")
+        kw["second_reading"] = SecondReading.from_dict(second) if second else None
         return cls(**kw)
 
 
 @dataclass
 class Table:
-    """A table found in a PDF, with its caption and every cell."""
+    """A table found in a PDF or read from a text source, with its caption and every cell."""
 
     index: int  # 0-based order of the table in its document
     page: int  # 1-based page of the table body (first page when continued)
@@ -198,6 +256,8 @@ class Table:
     continued_pages: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     panel: str | None = None  # one panel of a multi-panel float: its sub-caption ("(a) Bulk RNA expression")
+    artifact: str = ""  # a table read from a text source: the stored file; page is then 0 and bbox empty
+    place: str = ""  # where the table starts in it ("main.tex:40:1")
 
     @property
     def panel_mark(self) -> str:
@@ -302,6 +362,7 @@ class Record:
     limitations: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # Finding ids
     reproduction: dict[str, Any] | None = None  # verdict, value, interval (pipeline/reproductions.py)
+    evidence: str = "one reading"  # "two readings" when the authors' source prints the same; "readings disagree"
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

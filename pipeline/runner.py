@@ -15,7 +15,7 @@ from pipeline.errors import (
 )
 from pipeline.settings import Settings
 from pipeline.stage_settings import recorded_settings
-from pipeline.stages import Stage, StageReport, upstream_of
+from pipeline.stages import ARTIFACTS, Stage, StageReport, upstream_of
 from pipeline.state import (
     DONE,
     MODIFIED,
@@ -113,10 +113,11 @@ def admit(ws: Workspace, job: Job) -> JobResult | StageState:
         own = _check_upstream(ws, job)
         if own.done and not job.force:
             return _skipped(ws, job)
-        missing = [p for p in expand(ws, job.source_id, job.stage.inputs[:1]) if not p.is_file()]
-        if missing:
+        first = ARTIFACTS if job.stage.inputs[0] in ARTIFACTS else job.stage.inputs[:1]  # any artifact will do
+        wanted = expand(ws, job.source_id, first)
+        if not any(p.is_file() for p in wanted):
             raise StageInputMissingError(
-                f"{relpath(ws, missing[0])}: not found; run the stage before {job.stage.name} first"
+                f"{relpath(ws, wanted[0])}: not found; run the stage before {job.stage.name} first"
             )
     except LitauditError as exc:
         return JobResult(job.source_id, job.stage.name, FAILED_JOB, exit_code=exc.exit_code, message=str(exc))

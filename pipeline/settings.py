@@ -24,6 +24,7 @@ class Settings:
     root: Path = Path(".")
     arxiv_pdf_base: str = "https://arxiv.org/pdf/"
     arxiv_api_base: str = "https://export.arxiv.org/api/query"
+    arxiv_eprint_base: str = "https://arxiv.org/e-print/"  # the LaTeX source of a paper version
     min_request_interval: float = 3.0  # seconds between requests to the same host
     timeout: float = 30.0  # seconds to connect / between bytes
     retries: int = 4  # extra attempts on 429 / 5xx / connection errors
@@ -37,7 +38,7 @@ class Settings:
     overrides: tuple[str, ...] = ()  # "stage.key=value" from --set, over config/<stage>.yaml (stage_settings.py)
 
     def __post_init__(self) -> None:
-        for name in ("arxiv_pdf_base", "arxiv_api_base"):
+        for name in ("arxiv_pdf_base", "arxiv_api_base", "arxiv_eprint_base"):
             value = getattr(self, name)
             if not value.startswith(("http://", "https://")):
                 raise ConfigError(f"setting {name}: {value!r} is not an http(s) URL")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.settings import Settings
-from pipeline.store import Workspace
+from pipeline.store import ARTIFACT_FILES, Workspace
 
 
 @dataclass
@@ -48,14 +48,16 @@ class Stage:
 
 
 FETCH = "fetch"
+ARTIFACTS = tuple(f"sources/{{sid}}/{name}" for name in ARTIFACT_FILES)  # absent ones hash to nothing
+TEXT_ARTIFACTS = ARTIFACTS[1:]  # the audit reads a text source's prose where there is no PDF
 
 # fetch has its own command (it talks to the network); it is a Stage so that its outputs are checked like any other.
 FETCH_STAGE = Stage(
     FETCH,
     "",
     inputs=(),
-    outputs=("sources/{sid}/source.pdf", "sources/{sid}/source.json"),
-    help="Retrieve the PDF, hash it and record its provenance.",
+    outputs=("sources/{sid}/source.pdf", "sources/{sid}/source.json", *ARTIFACTS[1:]),
+    help="Retrieve the PDF (and the authors' source), hash them and record their provenance.",
 )
 
 # The stages the runner runs, in order.
@@ -63,7 +65,7 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         "extract",
         "pipeline.extract.stage:run",
-        inputs=("sources/{sid}/source.pdf",),
+        inputs=ARTIFACTS,
         outputs=("extracted/{sid}/tables.json",),
         help="Find every table, its caption and label, and every cell with a locator.",
     ),
@@ -90,6 +92,7 @@ STAGES: tuple[Stage, ...] = (
         inputs=(
             "sources/{sid}/source.pdf",
             "sources/{sid}/source.json",
+            *TEXT_ARTIFACTS,
             "extracted/{sid}/tables.json",
             "extracted/{sid}/records.jsonl",
             "config/catalogue/*.yaml",

@@ -25,6 +25,15 @@ T = TypeVar("T")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 TEMP_SUFFIXES = (".tmp", ".part")  # what atomic writes and downloads leave behind when killed mid-write
+# the files a source's artifacts are stored as, one per kind (pipeline/fetch/kinds.py says which is which)
+ARTIFACT_FILES = (
+    "source.pdf",
+    "source.tar.gz",
+    "source.tex.gz",
+    "source.tex",
+    "source.html",
+    "source.md",
+)
 
 
 def safe_id(source_id: str) -> str:
@@ -188,7 +197,23 @@ def read_source_record(path: Path) -> dict[str, Any]:
         raise BrokenSourceRecordError(f"{path}: its id {source_id!r} belongs in sources/{folder}/")
     if not isinstance(data.get("sha256"), str) or not _SHA256.fullmatch(data["sha256"]):
         raise BrokenSourceRecordError(f"{path}: 'sha256' is missing or not 64 lowercase hexadecimal digits")
+    _check_artifacts(path, data.get("artifacts", []), folder, data["sha256"])
     return data
+
+
+def _check_artifacts(path: Path, artifacts: Any, folder: str, sha256: str) -> None:
+    """Each listed artifact is a stored file of this source (never a path elsewhere) with its own SHA-256;
+    a record of an older litaudit lists none."""
+    if not isinstance(artifacts, list):
+        raise BrokenSourceRecordError(f"{path}: 'artifacts' is not a list")
+    allowed = {f"sources/{folder}/{name}" for name in ARTIFACT_FILES}
+    for number, artifact in enumerate(artifacts, 1):
+        if not isinstance(artifact, dict) or artifact.get("path") not in allowed:
+            raise BrokenSourceRecordError(f"{path}: artifact {number} is not one of this source's stored files")
+        if not isinstance(artifact.get("sha256"), str) or not _SHA256.fullmatch(artifact["sha256"]):
+            raise BrokenSourceRecordError(f"{path}: artifact {number} has no valid 'sha256'")
+    if artifacts and artifacts[0]["sha256"] != sha256:
+        raise BrokenSourceRecordError(f"{path}: the first artifact is not the one whose 'sha256' the record carries")
 
 
 @dataclass(frozen=True)

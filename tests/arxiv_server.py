@@ -128,6 +128,7 @@ class FakeArxiv:
         return {
             "LITAUDIT_ARXIV_PDF_BASE": self.server.url_for("/pdf/"),
             "LITAUDIT_ARXIV_API_BASE": self.server.url_for("/api/query"),
+            "LITAUDIT_ARXIV_EPRINT_BASE": self.server.url_for("/e-print/"),
         }
 
     def settings(self, base: Settings, **changes: object) -> Settings:
@@ -135,6 +136,7 @@ class FakeArxiv:
             base,
             arxiv_pdf_base=self.env["LITAUDIT_ARXIV_PDF_BASE"],
             arxiv_api_base=self.env["LITAUDIT_ARXIV_API_BASE"],
+            arxiv_eprint_base=self.env["LITAUDIT_ARXIV_EPRINT_BASE"],
             **changes,
         )
 
@@ -157,10 +159,12 @@ class FakeArxiv:
     def pdf(self, path_id: str, handler: Handler, once: bool = False) -> None:
         self.on(f"/pdf/{path_id}", handler, once=once)
 
-    def paper(self, arxiv_id: str, pdf: bytes, version: str = "v2") -> None:
-        """A paper whose latest version is ``version``, its feed and its PDF."""
+    def paper(self, arxiv_id: str, pdf: bytes, version: str = "v2", eprint: Handler | None = None) -> None:
+        """A paper whose latest version is ``version``, its feed, its PDF and its e-print (none by default:
+        arXiv answers 404 for a version without source)."""
         self.api(arxiv_id, atom_feed(arxiv_id, version))
         self.pdf(f"{arxiv_id}{version}", reply(pdf))
+        self.on(f"/e-print/{arxiv_id}{version}", eprint or reply(b"no source", status=404, content_type="text/plain"))
 
     def stalled(self, then: Handler) -> Handler:
         """Answers only when ``gate`` opens (at the end of the test): a server too slow for any timeout.

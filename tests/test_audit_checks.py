@@ -40,7 +40,7 @@ def problems(findings: list[Finding], check: str | None = None) -> list[Finding]
 
 def test_checks_have_ids_severities_and_summaries() -> None:
     ids = [c.id for c in CHECKS]
-    assert len(ids) == len(set(ids)) == 19  # twelve audit checks (reproduction-differs too), seven derived-* kinds
+    assert len(ids) == len(set(ids)) == 20  # 13 audit checks (reproduction-differs, readings-disagree), 7 derived-*
     assert sum(i.startswith("derived-") for i in ids) == 7
     assert all(c.severity in ("error", "warning", "info") and c.summary for c in CHECKS)
 

@@ -107,9 +107,10 @@ def test_planted_papers_plant_every_check_and_keep_clean_tables() -> None:
     for name in PLANTED_PAPERS:
         paper = audit_paper(name)
         # cross-table-mean needs a summary table and its dataset tables: shown on the GenBench paper instead
-        # (tests/test_genbench_paper.py) and in tests/test_cross_table.py; derived-* have their own papers, and
-        # reproduction-differs its probe leaderboard (tests/test_probe_reproduce.py)
-        planted_elsewhere = {"cross-table-mean", "reproduction-differs"}
+        # (tests/test_genbench_paper.py) and in tests/test_cross_table.py; derived-* have their own papers,
+        # reproduction-differs its probe leaderboard (tests/test_probe_reproduce.py), and readings-disagree needs
+        # the paper's LaTeX beside its PDF (tests/test_sources_readings.py)
+        planted_elsewhere = {"cross-table-mean", "reproduction-differs", "readings-disagree"}
         planted_elsewhere |= {c.id for c in CHECKS if c.id.startswith("derived-")}
         assert {p.check for p in paper.planted} == {c.id for c in CHECKS} - planted_elsewhere, name
         labels = {t.label for t in paper.tables()}

@@ -45,7 +45,8 @@ def test_fetch_records_the_latest_version_with_its_provenance(
     arxiv.paper(PAPER, PDF, version="v2")
     result = invoke("fetch", SID, env=arxiv.env)
     assert result.exit_code == 0, result.output
-    assert [a.path for a in arxiv.arrivals] == ["/api/query", f"/pdf/{PAPER}v2"]  # the version downloaded explicitly
+    # the version downloaded explicitly, then its LaTeX source (none here: arXiv answers 404)
+    assert [a.path for a in arxiv.arrivals] == ["/api/query", f"/pdf/{PAPER}v2", f"/e-print/{PAPER}v2"]
     assert workspace.pdf_path(SID).read_bytes() == PDF
     rec = record(workspace)
     assert rec["id"] == SID
@@ -60,7 +61,10 @@ def test_fetch_records_the_latest_version_with_its_provenance(
     assert (rec["sha256"], rec["size"]) == (hashlib.sha256(PDF).hexdigest(), len(PDF))
     assert (rec["media_type"], rec["page_count"], rec["publication_status"]) == ("application/pdf", 2, "preprint")
     assert rec["pdf_path"] == "sources/arxiv_2406.01627/source.pdf"
-    assert [(m["field"], m["reason"]) for m in rec["missing_metadata"]] == [("licence", "unreported")]
+    assert [(m["field"], m["reason"]) for m in rec["missing_metadata"]] == [
+        ("licence", "unreported"),
+        ("latex_source", "unavailable"),  # the stand-in serves no e-print for it
+    ]
     assert rec["missing_metadata"][0]["note"].startswith("No licence stated")
     assert rec["verifications"] == []
     assert stored_files(workspace) == [
@@ -284,9 +288,9 @@ def test_bad_sources_file_is_exit_2(invoke: Invoke, workspace: Workspace) -> Non
 def test_api_and_pdf_requests_are_spaced_and_identified(arxiv: FakeArxiv, invoke: Invoke) -> None:
     arxiv.paper(PAPER, PDF)
     assert invoke("fetch", SID, env={**arxiv.env, "LITAUDIT_MIN_REQUEST_INTERVAL": "0.3"}).exit_code == 0
-    api, pdf = arxiv.arrivals
-    assert pdf.at - api.at >= 0.25  # 0.3 s between sends; arrival times jitter by a few ms
-    assert api.user_agent == pdf.user_agent
+    api, pdf, eprint = arxiv.arrivals
+    assert pdf.at - api.at >= 0.25 and eprint.at - pdf.at >= 0.25  # 0.3 s between sends; arrivals jitter a few ms
+    assert api.user_agent == pdf.user_agent == eprint.user_agent
     assert api.user_agent.startswith("litaudit/")
 
 

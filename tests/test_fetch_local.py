@@ -97,8 +97,8 @@ def test_file_over_the_size_limit(invoke: Invoke, workspace: Workspace, tmp_path
 @pytest.mark.parametrize(
     ("args", "problem"),
     [
-        (["--file", "{pdf}"], "--file PATH.pdf and --id local:NAME go together"),
-        (["--id", SID], "--file PATH.pdf and --id local:NAME go together"),
+        (["--file", "{pdf}"], "--file PATH and --id local:NAME go together"),
+        (["--id", SID], "--file PATH and --id local:NAME go together"),
         (["--file", "{pdf}", "--id", SID, "arxiv:2406.01627"], "go together, without other source ids"),
         (["--file", "{pdf}", "--id", "arxiv:2406.01627"], "--file ingests local:<name> ids"),
         (["--file", "{pdf}", "--id", "local:../../etc"], "has no '..'"),

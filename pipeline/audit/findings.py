@@ -8,7 +8,7 @@ from typing import Any
 from pipeline.audit.checks.base import Check, Issue, settle
 from pipeline.audit.context import AuditInput, table_key_of
 from pipeline.audit.tableview import TableView, view_table
-from pipeline.model import Finding, Table
+from pipeline.model import Finding, Table, where_printed
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "needs-check": 2, "info": 3}
 
@@ -39,7 +39,8 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
     details["scope"] = _scope(issue)
     table_label = None
     if issue.table is not None:
-        table_label = issue.table.label or f"Unlabelled table {issue.table.index + 1} (page {issue.table.page})"
+        where = where_printed(issue.table.page, issue.table.artifact)
+        table_label = issue.table.label or f"Unlabelled table {issue.table.index + 1} ({where})"
         details["table_key"] = table_key_of(issue.table)
     digest = hashlib.sha256(
         "\x1f".join([inp.source_sha256, check.id, table_label or "", *locators, issue.message]).encode()

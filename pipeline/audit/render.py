@@ -59,3 +59,10 @@ def _render(page: pdfium.PdfPage, bbox: BBox, marks: list[CellMark], settings: A
     out = io.BytesIO()
     image.save(out, format="PNG")  # optimize costs ~5x the time for ~2% of the bytes
     return out.getvalue()
+
+
+def no_image_reason(table: Table) -> str:
+    """Why a table has no crop: it was read from a text source (no page to crop), or it has no position."""
+    if table.artifact:
+        return f"No page image: read from {table.place or table.artifact}, a text source with no pages."
+    return "No page image: the table has no position on a page."

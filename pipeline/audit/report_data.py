@@ -11,7 +11,7 @@ from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import record_position, table_key_of
 from pipeline.audit.findings import SEVERITY_ORDER
 from pipeline.audit.reviews import Decision
-from pipeline.model import Finding, Record, Table
+from pipeline.model import Finding, Record, Table, where_printed
 
 _LOCATOR = re.compile(r":(?P<table>[^:]+):r(?P<row>\d+):c(?P<col>\d+)$")
 
@@ -99,7 +99,7 @@ def locator_position(locator_id: str) -> tuple[str, int, int] | None:
 
 
 def table_title(table: Table) -> str:
-    return table.label or f"Unlabelled table {table.index + 1} (page {table.page})"
+    return table.label or f"Unlabelled table {table.index + 1} ({where_printed(table.page, table.artifact)})"
 
 
 def build_report(

@@ -10,6 +10,7 @@ import base64
 from html import escape
 from importlib import resources
 
+from pipeline.audit.render import no_image_reason
 from pipeline.audit.report_data import (
     GridCell,
     Numbered,
@@ -20,6 +21,8 @@ from pipeline.audit.report_data import (
     plain,
     reproduction_text,
 )
+from pipeline.model import where_printed
+from pipeline.readers.agreement import readings_note
 
 
 def render_html(report: Report) -> str:
@@ -85,16 +88,18 @@ def _table(section: TableReport) -> str:
             "</figcaption></figure>"
         )
     else:
-        figure = '<figure><p class="none">No page image: the table has no position on a page.</p></figure>'
+        figure = f'<figure><p class="none">{escape(no_image_reason(table))}</p></figure>'
+    readings = f"; {escape(note)}" if (note := readings_note(table)) else ""
     grid = (
         f'<div class="extracted"><p>As extracted ({table.n_rows} × {table.n_cols}; '
-        f"{table.header_rows} header row(s), {table.stub_cols} stub column(s))</p>{_grid(section.grid)}</div>"
+        f"{table.header_rows} header row(s), {table.stub_cols} stub column(s){readings})</p>"
+        f"{_grid(section.grid)}</div>"
     )
     findings = _findings(section.findings) if section.findings else '<p class="none">No findings.</p>'
     records = _records(section.records) if section.records else '<p class="none">No records.</p>'
     return (
         f'<section class="table" id="{section.anchor}"><h2>{escape(section.title)} '
-        f'<span class="meta">page {table.page}</span></h2>'
+        f'<span class="meta">{escape(where_printed(table.page, table.place or table.artifact))}</span></h2>'
         f'<p class="caption">{escape(table.caption) or "<i>no caption</i>"}</p>'
         f'<div class="side">{figure}{grid}</div>'
         f"<h3>Findings</h3>{findings}<h3>Records</h3>{records}</section>"

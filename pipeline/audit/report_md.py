@@ -12,6 +12,8 @@ from pipeline.audit.report_data import (
     plain,
     reproduction_text,
 )
+from pipeline.model import where_printed
+from pipeline.readers.agreement import readings_note
 
 _MARK = {"error": "!!", "warning": "!", "needs-check": "?", "info": "i"}
 _LISTED = 8  # record ids listed per finding; the records tables list every record with its findings
@@ -47,9 +49,16 @@ def render_markdown(report: Report) -> str:
 
 def _table(section: TableReport) -> list[str]:
     table = section.table
-    lines = [f"## {section.title} (page {table.page})", "", f"> {_cell(table.caption) or '(no caption)'}", ""]
+    lines = [
+        f"## {section.title} ({where_printed(table.page, table.artifact)})",
+        "",
+        f"> {_cell(table.caption) or '(no caption)'}",
+        "",
+    ]
     lines += _grid(section.grid)
     lines.append("")
+    if note := readings_note(table):
+        lines += [f"Cells {note}.", ""]
     if section.findings:
         lines += [line for item in section.findings for line in _finding(item)]
     else:

@@ -40,6 +40,13 @@ def uncertainty_text(cell: Cell, caption: str) -> str:
     return f"±{cell.plus_minus:g} as printed ('{cell.text}'); {what}"
 
 
+def evidence_of(cell: Cell) -> str:
+    """How many readings stand behind the printed value (pipeline/readers/agreement.py)."""
+    if cell.second_reading is None:
+        return "one reading"
+    return "two readings" if cell.second_reading.agrees else "readings disagree"
+
+
 def limitations_of(mapped: CellMapping) -> list[str]:
     """What a reviewer should know about how the number was linked."""
     notes = []
@@ -110,6 +117,7 @@ def build_record(source: dict[str, Any], table: Table, cell: Cell, mapped: CellM
         also_published_in=list(facts.also_published_in),
         mapping=_mapping_of(mapped, tm),
         limitations=limitations_of(mapped),
+        evidence=evidence_of(cell),
     )
 
 

@@ -81,8 +81,19 @@ def report(results: list[FetchResult], as_json: bool) -> int:
 @click.command()
 @click.argument("source_ids", nargs=-1)
 @click.option("--refresh", is_flag=True, help="Download again and check the SHA-256 against the stored copy.")
-@click.option("--file", "pdf_file", type=click.Path(path_type=Path), help="Ingest this local PDF (with --id).")
-@click.option("--id", "local_id", help="The local:NAME id of the PDF given with --file.")
+@click.option(
+    "--file",
+    "pdf_file",
+    type=click.Path(path_type=Path),
+    help="Ingest this local file (with --id): .pdf, .tar.gz/.tgz/.tex (LaTeX), .html/.htm or .md.",
+)
+@click.option(
+    "--source-file",
+    "source_file",
+    type=click.Path(path_type=Path),
+    help="A second file of another kind for the same source (the LaTeX or HTML beside the PDF).",
+)
+@click.option("--id", "local_id", help="The local:NAME id of the file given with --file.")
 @wait_option
 @json_option
 @click.pass_context
@@ -93,6 +104,7 @@ def fetch(
     source_ids: tuple[str, ...],
     refresh: bool,
     pdf_file: Path | None,
+    source_file: Path | None,
     local_id: str | None,
     as_json: bool,
 ) -> None:
@@ -105,10 +117,10 @@ def fetch(
     """
     settings = settings_of(ctx)
     ws = Workspace(settings.root)
-    if pdf_file is not None or local_id is not None:
+    if pdf_file is not None or local_id is not None or source_file is not None:
         if pdf_file is None or local_id is None or source_ids:
-            raise BadInputError("--file PATH.pdf and --id local:NAME go together, without other source ids")
-        result = attempt(local_id, lambda: ingest_file(ws, settings, pdf_file, local_id, refresh))
+            raise BadInputError("--file PATH and --id local:NAME go together, without other source ids")
+        result = attempt(local_id, lambda: ingest_file(ws, settings, pdf_file, local_id, refresh, source_file))
         raise SystemExit(report([result], as_json))
     entries = wanted_entries(ws, source_ids)
     client = PoliteClient(settings)

@@ -10,11 +10,11 @@ from pipeline.clock import utc_now
 from pipeline.fetch.arxiv import ArxivMetadata, abs_url
 from pipeline.fetch.http import StagedFile
 from pipeline.fetch.ids import ArxivId
+from pipeline.fetch.kinds import Kind
 from pipeline.fetch.pdf import PdfInfo
-from pipeline.model import MissingMetadata, Source
+from pipeline.model import MissingMetadata, Source, SourceArtifact
 from pipeline.store import Workspace
 
-PDF_MEDIA_TYPE = "application/pdf"
 NO_LICENCE_NOTE = "No licence stated in the metadata; check the paper's page before redistributing it."
 
 
@@ -33,24 +33,46 @@ def no_licence() -> MissingMetadata:
 
 @dataclass(frozen=True)
 class Artifact:
-    """Validated bytes waiting to be stored: their hash, what the PDF says, and where they came from."""
+    """Validated bytes waiting to be stored: their hash, their kind, what a PDF says, and where they came from."""
 
     staged: StagedFile
-    info: PdfInfo
+    info: PdfInfo | None  # None for a text artifact
     origin: str  # the URL or local path the bytes were read from
+    kind: Kind
+    url: str | None = None  # set for a download
 
 
-def _measured(ws: Workspace, source_id: str, artifact: Artifact, notes: str | None) -> dict[str, Any]:
+def primary(artifacts: list[Artifact]) -> Artifact:
+    """The artifact whose hash the source and its locators carry: the PDF when there is one."""
+    return next((a for a in artifacts if a.kind.name == "pdf"), artifacts[0])
+
+
+def _measured(ws: Workspace, source_id: str, artifacts: list[Artifact], notes: str | None) -> dict[str, Any]:
     """The record fields every source gets from its bytes, whatever their origin."""
+    now = utc_now()
+    first = primary(artifacts)
+    stored = [
+        SourceArtifact(
+            (ws.source_dir(source_id) / a.kind.stored_as).relative_to(ws.root).as_posix(),
+            a.kind.name,
+            a.kind.media_type,
+            a.staged.size,
+            a.staged.sha256,
+            now,
+            a.url,
+        )
+        for a in sorted(artifacts, key=lambda a: a is not first)
+    ]
     return {
         "id": source_id,
-        "sha256": artifact.staged.sha256,
-        "size": artifact.staged.size,
-        "pdf_path": ws.pdf_path(source_id).relative_to(ws.root).as_posix(),
-        "retrieved_at": utc_now(),
-        "media_type": PDF_MEDIA_TYPE,
-        "page_count": artifact.info.page_count,
+        "sha256": first.staged.sha256,
+        "size": first.staged.size,
+        "pdf_path": stored[0].path if first.kind.name == "pdf" else None,
+        "retrieved_at": now,
+        "media_type": first.kind.media_type,
+        "page_count": first.info.page_count if first.info else None,
         "notes": notes,
+        "artifacts": stored,
     }
 
 
@@ -65,18 +87,18 @@ def _unreported(title: str | None, authors: list[str], no_title: str, no_authors
 
 
 def arxiv_source(
-    ws: Workspace, source_id: str, arxiv: ArxivId, meta: ArxivMetadata, artifact: Artifact, notes: str | None
+    ws: Workspace, source_id: str, arxiv: ArxivId, meta: ArxivMetadata, artifacts: list[Artifact], notes: str | None
 ) -> Source:
     """The record of an arXiv paper version: the API's metadata plus what we measured on the bytes."""
     missing = _unreported(
         meta.title, meta.authors, "The arXiv API entry has no title.", "The arXiv API entry lists no authors."
     )
     return Source(
-        **_measured(ws, source_id, artifact, notes),
+        **_measured(ws, source_id, artifacts, notes),
         title=meta.title,
         authors=list(meta.authors),
         url=abs_url(arxiv, meta.version),
-        artifact_url=artifact.origin,
+        artifact_url=primary(artifacts).origin,
         version=meta.version,
         published=meta.published,
         updated=meta.updated,
@@ -86,14 +108,13 @@ def arxiv_source(
     )
 
 
-def local_source(ws: Workspace, source_id: str, artifact: Artifact) -> Source:
-    """The record of a PDF ingested from disk: only what the bytes themselves say, the rest marked missing."""
-    info = artifact.info
-    missing = _unreported(
-        info.title, info.authors, "The PDF's metadata has no title.", "The PDF's metadata names no author."
-    )
+def local_source(ws: Workspace, source_id: str, artifacts: list[Artifact]) -> Source:
+    """The record of files ingested from disk: only what the bytes themselves say, the rest marked missing."""
+    info = primary(artifacts).info or PdfInfo(0)
+    what = "The PDF's metadata" if primary(artifacts).info else "The source file"
+    missing = _unreported(info.title, info.authors, f"{what} has no title.", f"{what} names no author.")
     return Source(
-        **_measured(ws, source_id, artifact, None),
+        **_measured(ws, source_id, artifacts, None),
         title=info.title,
         authors=list(info.authors),
         missing_metadata=[*missing, *(MissingMetadata(*fields) for fields in LOCAL_UNKNOWNS), no_licence()],

@@ -8,12 +8,13 @@ from collections import defaultdict
 from pipeline.catalogue import Catalogue, DatasetDef, normalize_label
 from pipeline.mapping.links import AGGREGATE_WORDS
 from pipeline.mapping.model import CellMapping, TableMapping
+from pipeline.model import where_printed
 
 _NUMBER = re.compile(r"\d+(?:\.(\d+))?")
 
 
-def table_name(label: str | None, index: int, page: int) -> str:
-    return label or f"Unlabelled table {index + 1} (page {page})"
+def table_name(label: str | None, index: int, page: int, artifact: str = "") -> str:
+    return label or f"Unlabelled table {index + 1} ({where_printed(page, artifact)})"
 
 
 def _parts(catalogue: Catalogue, dataset: DatasetDef) -> list[DatasetDef]:

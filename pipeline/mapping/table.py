@@ -56,7 +56,7 @@ class TableMapper:
         self.linker = linker
         self.pins = pins
         self.key = table.label or f"table-{table.index}"
-        self.name = table_name(table.label, table.index, table.page)
+        self.name = table_name(table.label, table.index, table.page, table.artifact)
         self._datasets: dict[tuple[str, ...], Link] = {}
         self._configurations: dict[tuple[tuple[str, ...], str | None], Link] = {}
         self.context: tuple[str, ...] = ()  # tasks the caption names

@@ -127,7 +127,7 @@ def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[Source
         records=records,
         reviews=read_reviews(reviews_path(ws, source_id)),
         findings_path=findings if findings.is_file() else None,
-        pdf_path=ws.pdf_path(source_id) if with_pdfs else None,
+        pdf_path=ws.pdf_path(source_id) if with_pdfs and ws.pdf_path(source_id).is_file() else None,
         stage_settings=_settings_ran_with(ws, source_id),
     )
     return plan, problems

@@ -24,6 +24,7 @@ from pipeline.audit.checks.derived import (
 )
 from pipeline.audit.checks.duplicates import check_duplicates
 from pipeline.audit.checks.ranges import check_ranges
+from pipeline.audit.checks.readings import check_readings
 from pipeline.audit.checks.reproduction import DOUBT as REPRODUCTION_DOUBT
 from pipeline.audit.checks.reproduction import check_reproductions
 from pipeline.audit.checks.uncertainty import check_error_bars
@@ -53,7 +54,7 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "caption-column-count",
         "warning",
-        "A caption that counts N models while the table shows M.",
+        "A caption that counts N models while the table shows M (in a README, a sentence no table fits).",
         check_caption_counts,
         doubt="what the caption counts (models, runs, members) is read from its words",
     ),
@@ -130,6 +131,12 @@ CHECKS: tuple[Check, ...] = (
         needs=("records",),
         doubt=REPRODUCTION_DOUBT,
     ),
+    Check(
+        "readings-disagree",
+        "error",
+        "A cell read twice (the PDF and the authors' LaTeX or HTML) that prints two different values.",
+        check_readings,
+    ),
 )
 
 
@@ -158,7 +165,7 @@ def run_checks(inp: AuditInput, checks: tuple[Check, ...] = CHECKS) -> CheckRun:
 
 _NEEDS = {
     "scipy": "scipy (pip install 'litaudit[stats]')",
-    "text": "the paper's text (sources/<sid>/source.pdf)",
+    "text": "the paper's text (sources/<sid>/source.pdf, or its text source)",
     "catalogue": "the catalogue (config/catalogue/*.yaml)",
     "records": "the records (extracted/<sid>/records.jsonl)",
 }

@@ -1,4 +1,5 @@
-"""caption-column-count: a caption that counts (or lists) N models while the table shows M.
+"""caption-column-count: a caption that counts (or lists) N models while the table shows M; in a text source
+(a README), a sentence that counts the models while no table shows that many.
 
 The models' axis comes from the records (which configuration each cell belongs to) or from the
 catalogue's model names in the labels; without either, a count is accepted when it matches any way of
@@ -32,13 +33,12 @@ COUNT_CLAIM = re.compile(
 
 
 def check_caption_counts(inp: AuditInput) -> list[Issue]:
-    issues = _panel_captions(inp)
+    issues = _panel_captions(inp) + _prose_counts(inp)
     for view in inp.views:
         match = next((m for m in COUNT_CLAIM.finditer(view.table.caption) if _counts_models(m)), None)
         if not match:
             continue
-        word = match.group("n").lower()
-        claimed = int(word) if word.isdigit() else _NUMBERS[word]
+        claimed = _claimed(match)
         if _one_line_of(view, claimed):
             continue
         axis, counts = _model_counts(inp, view)
@@ -61,6 +61,42 @@ def check_caption_counts(inp: AuditInput) -> list[Issue]:
                 details={"caption": view.table.caption},
             )
         )
+    return issues
+
+
+def _claimed(match: re.Match[str]) -> int:
+    word = match.group("n").lower()
+    return int(word) if word.isdigit() else _NUMBERS[word]
+
+
+def _prose_counts(inp: AuditInput) -> list[Issue]:
+    """A text source (a README) counts its models in prose ("covers 6 models"), not in a caption: the count
+    must fit some way of counting one of its tables."""
+    views = [v for v in inp.views if v.table.artifact and v.value_cols]
+    if inp.text is None or not views:
+        return []
+    issues = []
+    for sentence in inp.text.sentences:
+        for match in (m for m in COUNT_CLAIM.finditer(sentence.text) if _counts_models(m)):
+            claimed = _claimed(match)
+            if any(claimed in _model_counts(inp, v)[1].values() or _one_line_of(v, claimed) for v in views):
+                continue
+            view = max(views, key=lambda v: len(_cols(v)) * len(_rows(v)))  # the largest table: the main results
+            axis, counts = _model_counts(inp, view)
+            shown = f"{counts[axis]} model {'columns' if axis == 'col' else 'rows'}" if axis else _describe(counts)
+            issues.append(
+                Issue(
+                    f"the text says '{match.group(0)}' ({claimed}) but no table shows that many; the largest "
+                    f"shows {shown}",
+                    table=view.table,
+                    cells=_axis_cells(view, axis),
+                    scope="table",
+                    expected={"models": claimed, "sentence": sentence.text[:300]},
+                    found={"models": counts.get(axis), "axis": axis} if axis else {"counts": counts},
+                    tolerance="exact count",
+                    details={"sentence": sentence.text[:300]},
+                )
+            )
     return issues
 
 

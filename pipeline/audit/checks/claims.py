@@ -67,9 +67,13 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
         key = table_key(view.table.label)
         if key is not None:
             by_key.setdefault(key, []).append(view)  # a table continued on the next page is one table
+    # a text source's tables (a README's) often have no label to cite: its prose names their rows and columns
+    unlabelled = [v for v in inp.views if v.table.label is None and v.table.artifact]
     issues: list[Issue] = []
     for sentence in inp.text.sentences:
         quotes = _quotes(sentence.text)
+        for view in unlabelled if quotes else []:
+            issues += [_issue(view, sentence, q, pin, []) for q, pin in _mismatches(view, sentence.text, quotes, [])]
         keys = sorted(k for k in cited_tables(sentence.text) if k in by_key)
         if not quotes or not keys:
             continue
@@ -247,7 +251,7 @@ def _named_at(text: str, label: str) -> list[int]:
 
 def _issue(view: TableView, sentence: Sentence, quote: _Quote, pinned: Pos | None, supported: list[_Quote]) -> Issue:
     label = view.table.label or "the table"
-    where = f"p. {sentence.page}"
+    where = f"p. {sentence.page}" if sentence.page else view.table.artifact
     if pinned is not None:
         cell = view.numbers[pinned]
         name = f"row '{view.row_labels.get(pinned[0], '')}', column '{view.col_label(pinned[1])}'"
