@@ -115,8 +115,8 @@ _METRIC_STUB_HEADER = re.compile(r"\b(?:metrics?|measures?|criteri\w*|statistics
 
 def stub_names_metrics(inp: AuditInput, view: TableView, printed: str) -> bool:
     """A metric printed in a row label is the row's metric only with context: the caption or a header names it
-    too, the stub's own header says the rows are metrics ("Metric", "Measure"), or two or more row labels name
-    metrics. Otherwise the label is something that spells like one (a gene such as TOP1 or MCC, a subset)."""
+    too, the stub's own header says the rows are metrics ("Metric", "Measure"), or most row labels name metrics.
+    Otherwise the label is something that spells like one (a gene such as TOP1 or MCC, a subset)."""
     table = view.table
     headers = [view.text(r, c) for r in range(table.header_rows) for c in range(table.stub_cols, table.n_cols)]
     named = re.compile(rf"(?<![\w-]){re.escape(printed)}(?![\w-])", re.I)
@@ -125,7 +125,7 @@ def stub_names_metrics(inp: AuditInput, view: TableView, printed: str) -> bool:
     stub_headers = [view.text(r, c) for r in range(table.header_rows) for c in range(table.stub_cols)]
     if any(_METRIC_STUB_HEADER.search(t) for t in stub_headers):
         return True
-    return len(_metric_rows(inp, view)) >= 2
+    return len(_metric_rows(inp, view)) * 2 > len(view.body_rows) >= 2
 
 
 def _metric_rows(inp: AuditInput, view: TableView) -> set[int]:

@@ -27,6 +27,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.quantified import quantified_claims
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import Pos, TableView
@@ -71,12 +72,16 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
     for sentence in inp.text.sentences:
         quotes = _quotes(sentence.text)
         keys = sorted(k for k in cited_tables(sentence.text) if k in by_key)
-        if not quotes or not keys:
+        if not keys:
+            continue
+        if not quotes:
+            issues.extend(i for k in keys for i in quantified_claims(by_key[k][0], sentence, _named_at))
             continue
         every = [v for k in keys for v in by_key[k]]
         supported = [q for q in quotes if any(_supported(inp, v, q.number) for v in every)]
         for key in keys:
             view = by_key[key][0]
+            issues.extend(quantified_claims(view, sentence, _named_at))
             for quote, pin in _mismatches(view, sentence.text, _bound(sentence.text, key, quotes), supported):
                 issues.append(_issue(view, sentence, quote, pin, supported))
     return issues
