@@ -109,3 +109,11 @@ def test_a_metric_row_label_needs_context() -> None:
 def test_a_bound_over_every_cell(sentence: str, expected: list[str]) -> None:
     grid = [["Method", "D1", "D2", "D3"], ["Ours", "0.05", "0.08", "0.14"], ["Base", "0.21", "0.30", "0.25"]]
     assert _checked(grid, "RMSE.", sentence, "text-claim-mismatch") == expected
+
+
+def test_a_table_leaked_into_the_text_with_minus_glyphs_quotes_nothing() -> None:
+    """Minus signs drawn as glyphs without Unicode come through as control characters, and a power of ten as
+    flattened digits ("9.93x10^-4" -> "9.9310\x044"): the run of numbers is the table itself, not prose."""
+    grid = [["Gene", "Beta", "P"], ["AGR2", "−2.069", "0.59"], ["AHR", "−0.233", "0.42"], ["ANKMY2", "−0.078", "0.22"]]
+    leaked = "Table 1 Associations Gene Beta P AGR2 \x042.069 0.59 AHR \x040.233 0.42 ANKMY2 \x040.078 9.9310\x044 0.22"
+    assert _checked(grid, "Associations.", leaked, "text-claim-mismatch") == []

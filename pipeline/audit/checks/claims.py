@@ -51,7 +51,10 @@ _AVERAGE = re.compile(r"\b(?:average|averaged|mean|overall|on avg\.?)\b", re.IGN
 _MIN_DIGITS = 2  # significant digits a quoted number needs ("0.86", "84.0"; not "0.5")
 _MAX_PAIRS = 4000  # cell pairs tried for differences, per table
 _CITATION = re.compile(r"\s*(?:\[[^\]]*\]|\([^)]*(?:\d{4}|et al)[^)]*\))")
-_RUN = re.compile(r"(?:[-−]?\d[\d.,]*%?\s+){2,}[-−]?\d[\d.,]*%?")  # numbers in a row: a table or an axis in the text
+# numbers in a row: a table or an axis in the text ("9.93−4": a power of ten whose superscript was flattened)
+_RUN = re.compile(r"(?:[-−]?\d[\d.,]*(?:[-−]\d+)?%?\s+){2,}[-−]?\d[\d.,]*%?")
+# control characters where a glyph had no Unicode value: in tables, almost always a minus sign
+_NO_UNICODE = str.maketrans({chr(code): "−" for code in range(32) if chr(code) not in "\t\n\r"})
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ def _bound(text: str, key: str, quotes: list[_Quote]) -> list[_Quote]:
 
 def _quotes(text: str) -> list[_Quote]:
     quotes = []
+    text = text.translate(_NO_UNICODE)  # one character for one: the positions stay those of the sentence
     runs = [m.span() for m in _RUN.finditer(text)]
     for match in _NUMBER.finditer(text):
         if any(a <= match.start() < b for a, b in runs):
