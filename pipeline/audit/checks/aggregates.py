@@ -8,6 +8,9 @@ may be pooled over its parts: a value within their range (or a gap between poole
 outside it a warning. Across tables, a task-level
 row is compared with the mean of its dataset rows; there the relation is not labelled, so it is only taken as
 meant when most columns agree, and the columns that disagree are warnings.
+A Total / Overall / All line adds up only counts: over scores, rates, medians or correlations it is the
+statistic of all the data, never summed, and never an error (a warning at most when most of its cells are
+the mean of the parts or an accuracy leaves their range; correlations and AUC may leave it when pooled).
 A line that is the mean of its block under a label that does not say so is a warning (see ``unlabelled``).
 """
 

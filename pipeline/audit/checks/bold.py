@@ -13,6 +13,9 @@ any bold value are reference rows (baselines above a rule, "best-pruned results 
 when every bolded column is bold once per block of some split of the rows, bold marks each block's best.
 Settings rows ("Num. of samples") are no competitors, a row or column printed bold throughout is emphasis,
 and when another reading of the layout explains every bold value the check says nothing.
+What bold means is set by what the paper says of it: the caption, the sentences citing the table and the
+sentences on its pages that speak of bold (journals print table footnotes as text). Bold said to mark
+significance ("Bold signifies P < 0.05") is not compared with the best at all.
 "Not best" is proved with printed-precision intervals, so ties and near-ties never count. A violation is
 likely, never proved: what the authors meant bold to compare is a reading of the layout.
 """

@@ -3,7 +3,8 @@
 The models' axis comes from the records (which configuration each cell belongs to) or from the
 catalogue's model names in the labels; without either, a count is accepted when it matches any way of
 counting the table's rows or columns, so only a count that fits nothing is flagged. A count of baselines
-leaves out the paper's own model ("Ours", "proposed").
+leaves out the paper's own model ("Ours", "proposed"). Models counted as the members of one line ("an
+ensemble of five models", "five models trained with different seeds") are replicates behind a row, not rows.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 A claim is a sentence that says uncertainty is reported (error bars; standard deviations or errors,
 confidence intervals shown, given, in parentheses, over N runs; what "±" denotes; a checklist answer "Yes",
 "Answer: [Yes]"), not negated.
+Intervals that are a method's output (prediction, predictive, credible or conformal intervals), or any
+intervals when a table scores them (coverage, width), are what is evaluated, not error bars claimed.
 A table prints uncertainty when a cell carries "±" or "(sd)", or a header names std / SD / CI.
 """
 
