@@ -117,3 +117,11 @@ def test_a_table_leaked_into_the_text_with_minus_glyphs_quotes_nothing() -> None
     grid = [["Gene", "Beta", "P"], ["AGR2", "−2.069", "0.59"], ["AHR", "−0.233", "0.42"], ["ANKMY2", "−0.078", "0.22"]]
     leaked = "Table 1 Associations Gene Beta P AGR2 \x042.069 0.59 AHR \x040.233 0.42 ANKMY2 \x040.078 9.9310\x044 0.22"
     assert _checked(grid, "Associations.", leaked, "text-claim-mismatch") == []
+
+
+def test_a_bar_charts_legend_claims_no_error_bars_for_the_tables() -> None:
+    legend = "Error bars indicate the range across 5 climate models, while the bars correspond to the mean estimate."
+    grid = [["Species", "Risk"], ["An. gambiae", "0.61"], ["An. funestus", "0.72"]]
+    assert _checked(grid, "Suitability.", legend, "error-bars-claimed") == []
+    claim = "Error bars show the standard deviation over five seeds."
+    assert _checked(grid, "Suitability.", claim, "error-bars-claimed") == ["warning"]

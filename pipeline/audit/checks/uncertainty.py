@@ -45,7 +45,9 @@ _NEGATED = re.compile(
 _ANSWER_YES = re.compile(r"^\s*(?:answer\s*:\s*)?\[?\s*yes\b", re.I)
 _ANSWER_NO = re.compile(r"(?:\[\s*(?:no|n/?a)\s*\]|:\s*(?:no|n/?a)\b)", re.I)
 _ABOUT_FIGURES = re.compile(
-    r"\b(?:fig\.|figs?\b|figures?|plots?|plotted|curves?|shaded|panels?|bar heights?|bars represent)|\([A-H]\)", re.I
+    r"\b(?:fig\.|figs?\b|figures?|plots?|plotted|curves?|shaded|panels?|bar heights?"
+    r"|(?<!error )bars (?:represent|correspond|show|indicate|denote|give))|\([A-H]\)",  # a bar chart's bars
+    re.I,
 )
 # Intervals that are a method's output, which a table evaluates (coverage, width), not a spread of its numbers
 _PREDICTED = re.compile(
