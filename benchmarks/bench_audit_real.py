@@ -5,8 +5,9 @@ Runs the whole pipeline (``litaudit fetch --file PDF --id local:<stem>``, then `
 workspace under .bench/realpapers/ (gitignored; re-runs skip the stages that are up to date, and the audit is
 always run again so that a change to the checks is measured). Then matches every error and warning finding
 to the judgements in benchmarks/realpapers/*.jsonl (key: paper, check, table, sorted readable locators) and
-prints precision per check, per family (``derived-*`` against the audit's own checks), per set, for errors
-alone and for errors and warnings together, followed by the error and warning findings not judged yet.
+prints precision per check, per family (``derived-*`` against the audit's own checks), per set and per check
+within each set (``set journals / aggregate-row``), for errors alone and for errors and warnings together,
+followed by the error and warning findings not judged yet.
 
 Precision counts judged findings only; unjudged ones are listed, never guessed. ``needs-check`` findings (the
 extraction was too unsure to let a check judge) are counted separately: shown to a reviewer, never an error.
@@ -157,7 +158,7 @@ def tally(findings: list[Seen], judged: dict[Key, list[dict]]) -> dict[str, dict
         table[f"check {check.id}"] = defaultdict(Tally)
     for f in findings:
         verdict = verdict_of(f, judged)
-        for group in ("all", f"set {f.set}", f"family {f.family}", f"check {f.check}"):
+        for group in ("all", f"set {f.set}", f"family {f.family}", f"check {f.check}", f"set {f.set} / {f.check}"):
             if f.severity in JUDGED_SEVERITIES:
                 table[group]["error+warning"].add(verdict)
             if f.severity == "error":

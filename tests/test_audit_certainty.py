@@ -11,6 +11,7 @@ from pipeline.audit.build import table_from_grid
 from pipeline.audit.checks import run_checks
 from pipeline.audit.checks.base import DEFAULT_BAR, settle
 from pipeline.audit.context import AuditInput
+from pipeline.audit.text import paper_text_from_string
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.model import Finding, Table
 
@@ -71,3 +72,14 @@ def test_a_middling_table_turns_an_error_into_a_warning(catalogue: Catalogue) ->
 def test_settle(severity: str, certainty: str | None, confidence: float | None, expected: tuple[str, str]) -> None:
     settled = settle(severity, certainty, "", confidence)
     assert (settled.severity, settled.certainty) == expected
+
+
+def test_a_claim_about_every_table_rests_on_the_least_confident_one(catalogue: Catalogue) -> None:
+    """No table prints a spread: on a table the extractor doubts, the spread may be what it misread."""
+    sure, doubted = broken_mean(1.0), broken_mean(1.0)
+    doubted.index, doubted.label, doubted.confidence = 1, "Table 2", 0.3
+    text = paper_text_from_string("Error bars show the standard deviation over five seeds.")
+    for tables, severity in (([sure], "warning"), ([sure, doubted], "needs-check")):
+        inp = AuditInput("local:t", "ab" * 32, tables, text=text, catalogue=catalogue)
+        [finding] = [f for f in run_checks(inp).findings if f.check == "error-bars-claimed"]
+        assert finding.severity == severity

@@ -20,8 +20,16 @@ def _view_of(inp: AuditInput, table: Table) -> TableView:
     return view_table(table)
 
 
+def evidence_confidence(inp: AuditInput, issue: Issue) -> float | None:
+    """The extraction confidence a finding rests on: the least of its tables' (evidence in other tables
+    included); a finding about the whole paper ("no table prints a spread") rests on every table."""
+    tables = [issue.table] if issue.table is not None else list(inp.tables) if issue.scope == "paper" else []
+    tables += [table for table, _ in issue.elsewhere]
+    return min((t.confidence for t in tables), default=None)
+
+
 def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
-    confidence = issue.table.confidence if issue.table is not None else None
+    confidence = evidence_confidence(inp, issue)
     severity = issue.severity or check.severity
     settled = settle(severity, issue.certainty, check.reason_for(issue, severity), confidence, inp.settings)
     locators, readable = [], []

@@ -10,9 +10,13 @@ from pipeline.catalogue import Catalogue, DatasetDef, compact_label
 
 MEAN_LABEL = re.compile(r"^\s*(?:mean|avg\.?|average|averaged|macro[- ]?(?:avg\.?|average))\b", re.IGNORECASE)
 SUM_LABEL = re.compile(r"^\s*(?:sum|total)\b", re.IGNORECASE)
-# "Overall" is a mean of its parts or a figure pooled over them (weighted by their sizes): the parts alone
+# "Overall" (or "All") is a mean of its parts or a figure pooled over them (weighted by their sizes): the parts alone
 # settle it only when the caption calls it a mean.
-POOLED_LABEL = re.compile(r"^\s*(?:overall|all (?:tasks|datasets|benchmarks))\b", re.IGNORECASE)
+POOLED_LABEL = re.compile(
+    r"^\s*(?:overall|all (?:tasks|datasets|benchmarks|samples|patients|participants|subjects|cases)\b"
+    r"|(?-i:All|ALL)(?=\s*(?:$|\()))",  # lower-case "all" is a dataset (the promoter datasets of GUE)
+    re.IGNORECASE,
+)
 _OTHER_AVERAGE = re.compile(r"\b(?:weighted|w\.|geometric|geo\.|harmonic|median|rank)", re.IGNORECASE)
 
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|new|this work)[)\]]\s*$", re.IGNORECASE)  # "Human OCR Ensembl (ours)"

@@ -108,6 +108,39 @@ def _from_label(catalogue: Catalogue | None, label: str) -> tuple[str, MetricDef
     return named[0] if len(named) == 1 else None
 
 
+# "Top-1", "top 5", "Top1"; not "TOP1" or "TOP2A": capitals joined to digits are how gene symbols are written
+TOP_K = re.compile(r"(?<![\w-])(?:(?i:top)[- ]\d+|[Tt]op\d+)(?![\w-])")
+_METRIC_STUB_HEADER = re.compile(r"\b(?:metrics?|measures?|criteri\w*|statistics?|indices|index|scores?)\b", re.I)
+
+
+def stub_names_metrics(inp: AuditInput, view: TableView, printed: str) -> bool:
+    """A metric printed in a row label is the row's metric only with context: the caption or a header names it
+    too, the stub's own header says the rows are metrics ("Metric", "Measure"), or most row labels name metrics.
+    Otherwise the label is something that spells like one (a gene such as TOP1 or MCC, a subset)."""
+    table = view.table
+    headers = [view.text(r, c) for r in range(table.header_rows) for c in range(table.stub_cols, table.n_cols)]
+    named = re.compile(rf"(?<![\w-]){re.escape(printed)}(?![\w-])", re.I)
+    if any(named.search(t) for t in [table.caption, *headers] if t):
+        return True
+    stub_headers = [view.text(r, c) for r in range(table.header_rows) for c in range(table.stub_cols)]
+    if any(_METRIC_STUB_HEADER.search(t) for t in stub_headers):
+        return True
+    return len(_metric_rows(inp, view)) * 2 > len(view.body_rows) >= 2
+
+
+def _metric_rows(inp: AuditInput, view: TableView) -> set[int]:
+    """Body rows whose own stub label names a catalogue metric or a Top-k (computed once per table)."""
+    key = ("metric_rows", id(view))
+    if key not in inp.cache:
+        rows = set()
+        for row in view.body_rows:
+            labels = [view.text(row, c) for c in range(view.table.stub_cols)]
+            if any(_from_label(inp.catalogue, t) or TOP_K.fullmatch(t.strip()) for t in labels if t.strip()):
+                rows.add(row)
+        inp.cache[key] = rows
+    return inp.cache[key]  # type: ignore[no-any-return]
+
+
 def cell_metric(inp: AuditInput, view: TableView, pos: Pos) -> CellMetric | None:
     """The metric of one value cell, or None when nothing says which (computed once per cell)."""
     key = ("cell_metric", id(view), pos)
@@ -129,6 +162,8 @@ def _cell_metric(inp: AuditInput, view: TableView, pos: Pos) -> CellMetric | Non
     for origin, labels in (("header", header), ("row", stub)):
         for label in labels:
             hit = _from_label(catalogue, label)
+            if hit is not None and origin == "row" and not stub_names_metrics(inp, view, hit[0]):
+                continue  # a row label that spells like a metric (a gene symbol, "MCC") in a table of other things
             if hit is not None:
                 return CellMetric(hit[0], hit[1], direction_cue(" ".join(labels)) or hit[1].direction, origin)
             if QUANTITY.search(label) or DELTA.search(label):

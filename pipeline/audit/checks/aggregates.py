@@ -8,6 +8,9 @@ may be pooled over its parts: a value within their range (or a gap between poole
 outside it a warning. Across tables, a task-level
 row is compared with the mean of its dataset rows; there the relation is not labelled, so it is only taken as
 meant when most columns agree, and the columns that disagree are warnings.
+A Total / Overall / All line adds up only counts: over scores, rates, medians or correlations it is the
+statistic of all the data, never summed, and never an error (a warning at most when most of its cells are
+the mean of the parts or an accuracy leaves their range; correlations and AUC may leave it when pooled).
 A line that is the mean of its block under a label that does not say so is a warning (see ``unlabelled``).
 """
 
@@ -184,6 +187,10 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
     notes = [_declined(view, where, unread, "cannot verify: parts unread (a cell among its parts is not a number)")]
     verdicts = [v for v in verdicts if v not in unread]
     notes = notes if unread else []
+    overall = _overall_statistics(view, aggregate, verdicts)
+    if overall:
+        notes.append(_declined(view, where, overall, OVERALL_REASON))
+        verdicts = [v for v in verdicts if v not in overall]
     apart = [v for v in verdicts if not v.consistent and _other_magnitude(view, v, aggregate.kind)]
     if apart:
         notes.append(_declined(view, where, apart, "its parts are of another magnitude (counts beside a mean age, "
@@ -216,11 +223,64 @@ def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
                 subjects=[],
             )
         ]
-    severity = "warning" if weighted else "error"  # a pooled non-additive score (AUROC) may leave the range
-    issues = notes + [_certain(inconsistent_issue(view, aggregate.kind, where, v, severity), aggregate) for v in bad]
+    issues = notes
+    for verdict in bad:  # a pooled non-additive score (AUROC) may leave the range; an overall score may be pooled
+        pooled_score = _overall_line(view, aggregate) and not _counts(view, verdict)
+        severity = "warning" if weighted or pooled_score else "error"
+        issue = _certain(inconsistent_issue(view, aggregate.kind, where, verdict, severity), aggregate)
+        if pooled_score:
+            issue.certainty, issue.reason = "likely", OVERALL_MEAN_REASON
+        issues.append(issue)
     if good:
         issues.append(consistent_issue(view, aggregate.kind, where, [v for v in verdicts if v.consistent], "info"))
     return issues
+
+
+OVERALL_REASON = ("a Total / Overall / All line adds up only counts; over scores, rates, medians or correlations "
+                  "it is the statistic computed on all the data, not a sum of its parts")  # fmt: skip
+OVERALL_MEAN_REASON = ("most cells of this Overall line are the mean of its parts, but an overall score may be "
+                       "computed on the pooled data")  # fmt: skip
+# An Overall or Total line: a statistic of all the data (pooled), unless it is a line of counts
+OVERALL_LABEL = re.compile(r"^\s*(?:total|overall|all)\b", re.IGNORECASE)
+# Statistics that pooled data can take beyond the parts' range (Simpson), so no range check applies
+UNPOOLED = re.compile(
+    r"(?<![\w-])(?:correlations?|pearson|spearman|r|r2|r²|rho|ρ|auc|auroc|auprc|roc|c[- ]index|kappa|κ|mcc|f1|"
+    r"or|hr|odds ratios?|hazard ratios?)(?![\w-])",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = re.compile(r"(?<![\w-])(?:rates?|ratios?|medians?|means?|averages?|%|percent\w*|proportions?|shares?|"
+                          r"per\s+\d|scores?|ages?|index|indices)(?![\w-])", re.IGNORECASE)  # fmt: skip
+
+
+def _overall_line(view: TableView, aggregate: Aggregate) -> bool:
+    """A Total / Overall / All line whose caption does not say it is a mean or sum of the others."""
+    return bool(OVERALL_LABEL.match(aggregate.label.split(" / ")[-1])) and not _caption_defines(view, aggregate)
+
+
+def _counts(view: TableView, verdict: Verdict) -> bool:
+    """The printed value and its parts are counts: whole numbers, no percent, on lines that name no rate,
+    median, mean or score."""
+    numbers = [verdict.printed, *(view.numbers[p] for p in verdict.parts)]
+    if any(n.decimals or n.percent or n.value.denominator != 1 for n in numbers):
+        return False
+    row, col = verdict.pos
+    return not _COUNT_WORDS.search(view.col_label(col) + " " + view.row_labels.get(row, ""))
+
+
+def _overall_statistics(view: TableView, aggregate: Aggregate, verdicts: list[Verdict]) -> list[Verdict]:
+    """Cells of a Total / Overall / All line that are an overall statistic, never a sum or a mean of the parts
+    to be judged: read as a sum, every cell that is not a count; read as a mean, the statistics pooled data can
+    take beyond the parts' range (correlations, AUC, odds ratios)."""
+    if not _overall_line(view, aggregate):
+        return []
+    if aggregate.kind == "sum":
+        return [v for v in verdicts if not v.consistent and not _counts(view, v)]
+    label = f"{view.table.caption} "
+    return [v for v in verdicts if not v.consistent and UNPOOLED.search(label + _line_names(view, v.pos))]
+
+
+def _line_names(view: TableView, pos: Pos) -> str:
+    return view.col_label(pos[1]) + " " + view.row_labels.get(pos[0], "")
 
 
 def _other_magnitude(view: TableView, verdict: Verdict, kind: str) -> bool:

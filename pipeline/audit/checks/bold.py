@@ -13,6 +13,9 @@ any bold value are reference rows (baselines above a rule, "best-pruned results 
 when every bolded column is bold once per block of some split of the rows, bold marks each block's best.
 Settings rows ("Num. of samples") are no competitors, a row or column printed bold throughout is emphasis,
 and when another reading of the layout explains every bold value the check says nothing.
+What bold means is set by what the paper says of it: the caption, the sentences citing the table and the
+sentences on its pages that speak of bold (journals print table footnotes as text). Bold said to mark
+significance ("Bold signifies P < 0.05") is not compared with the best at all.
 "Not best" is proved with printed-precision intervals, so ties and near-ties never count. A violation is
 likely, never proved: what the authors meant bold to compare is a reading of the layout.
 """
@@ -29,6 +32,7 @@ from pipeline.audit.interval import PrintedNumber
 from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
 from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.audit.text import cited_tables, table_key
 
 BOLD_MEANS_BEST = re.compile(
     r"\b(?:best|highest|lowest|top|winning)\b[^.;]{0,80}\b(?:bold|boldface|bolded)\b"
@@ -36,9 +40,11 @@ BOLD_MEANS_BEST = re.compile(
     re.IGNORECASE,
 )
 _BOLD_MEANS_OVERLAP = re.compile(
-    r"significan|statistically|within (?:one|1|two|2) (?:std|standard)|overlapping (?:error|confidence|std|interval)",
+    r"significan|statistically|within (?:one|1|two|2) (?:std|standard)|overlapping (?:error|confidence|std|interval)"
+    r"|(?<![\w-])(?:p|q|fdr|padj|p[- ]?values?)\s*(?:[<≤]|&lt;)|\b(?:fdr|false discovery|bonferroni|nominal\w*)\b",
     re.I,
 )
+_BOLD = re.compile(r"\bbold(?:face|ed)?\b", re.I)
 _MARKS = "†‡*∗§¶"
 _RESTRICTED = re.compile(r"\bbest\s+among\b|\bamong\s+(?:the\s+)?(?:models|methods|systems)\b|\bexcluding\b", re.I)
 _COUNT_LABEL = re.compile(r"^\s*(?:#|no\.|num\.|number of|count|rank|n\b)", re.IGNORECASE)
@@ -66,11 +72,25 @@ def check_bold(inp: AuditInput) -> list[Issue]:
         caption = view.table.caption
         if _BOLD_MEANS_OVERLAP.search(caption):
             continue
-        says_best = bool(BOLD_MEANS_BEST.search(caption)) or any(
-            BOLD_MEANS_BEST.search(s.text) for s in (inp.text.citing(view.table.label) if inp.text else [])
-        )
+        statements = bold_statements(inp, view)
+        says_best = any(BOLD_MEANS_BEST.search(s) for s in statements)
+        if not says_best and any(_BOLD_MEANS_OVERLAP.search(s) for s in statements):
+            continue  # a footnote or the text says bold marks significance ("Bold signifies P < 0.05"), not the best
         issues.extend(_check_table(inp, view, says_best))
     return issues
+
+
+def bold_statements(inp: AuditInput, view: TableView) -> list[str]:
+    """What the paper says about this table's bold: its caption, the sentences citing it, and the sentences on
+    its pages that speak of bold without citing another table (its footnotes, which journals print as text)."""
+    texts = [view.table.caption]
+    if inp.text is not None:
+        key, pages = table_key(view.table.label), {view.table.page, *view.table.continued_pages}
+        for sentence in inp.text.sentences:
+            cited = cited_tables(sentence.text)
+            if (key is not None and key in cited) or (sentence.page in pages and not cited):
+                texts.append(sentence.text)
+    return [t for t in texts if _BOLD.search(t)]
 
 
 def _check_table(inp: AuditInput, view: TableView, says_best: bool) -> list[Issue]:

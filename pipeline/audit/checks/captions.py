@@ -4,7 +4,8 @@
 The models' axis comes from the records (which configuration each cell belongs to) or from the
 catalogue's model names in the labels; without either, a count is accepted when it matches any way of
 counting the table's rows or columns, so only a count that fits nothing is flagged. A count of baselines
-leaves out the paper's own model ("Ours", "proposed").
+leaves out the paper's own model ("Ours", "proposed"). Models counted as the members of one line ("an
+ensemble of five models", "five models trained with different seeds") are replicates behind a row, not rows.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ _NOUNS = r"(?:models|methods|baselines|approaches|architectures|systems|LMs|pred
 _STARTERS = {"of", "the", "all", "across", "for", "with", "among", "between", "we", "our", "these", "on", "and"}
 _BASELINES = re.compile(r"\b(?:baselines|competitors|competing)\b", re.IGNORECASE)
 _OURS = re.compile(r"\bours\b|\bproposed\b|\bour (?:model|method|approach)\b", re.IGNORECASE)
+# Words saying the counted models are members or replicates of each line, not lines of the table
+_MEMBERS = re.compile(
+    r"\b(?:ensembles?|members?|replicates?|replications?|seeds?|runs|folds?|bootstraps?|repeats?|repetitions?|"
+    r"independently|trained (?:with|on|from) different|averaged (?:over|across)|majority vot\w*)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_ENDS = (". ", ";", ",", "(", ")")
 COUNT_CLAIM = re.compile(
     rf"(?<!top )(?<!top-)(?<!first )(?<!last )\b(?P<n>\d{{1,2}}|{'|'.join(_NUMBERS)})(?!\s+of\b)"
     rf"\s+(?:[\w-]+\s+){{0,3}}?{_NOUNS}\b",
@@ -114,11 +122,21 @@ def _own_lines(view: TableView) -> int:
 
 
 def _counts_models(match: re.Match[str]) -> bool:
-    """ "five models" counts the table's models; "Evo 2 models" names a model, "an ensemble of 10 models" is one."""
+    """ "five models" counts the table's models; "Evo 2 models" names a model, and models that are the members
+    of one ("an ensemble of five models", "five models trained with different seeds", "averaged over five
+    models") are replicates behind each line, not lines of the table."""
     before = match.string[: match.start("n")].split()
     if before and before[-1][:1].isupper() and before[-1].lower() not in _STARTERS:
         return False
-    return not (before and before[-1].lower() == "of" and len(before) > 1 and before[-2].lower() == "ensemble")
+    return not _MEMBERS.search(_clause_around(match))
+
+
+def _clause_around(match: re.Match[str]) -> str:
+    """The words between the punctuation before and after the count (commas, parentheses, sentence ends)."""
+    text = match.string
+    start = max(text.rfind(p, 0, match.start()) for p in _CLAUSE_ENDS) + 1
+    ends = [i for p in _CLAUSE_ENDS if (i := text.find(p, match.end())) >= 0]
+    return text[start : min(ends, default=len(text))]
 
 
 def _describe(counts: dict[str, int]) -> str:

@@ -27,6 +27,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.quantified import quantified_claims
 from pipeline.audit.context import AuditInput
 from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import Pos, TableView
@@ -50,7 +51,10 @@ _AVERAGE = re.compile(r"\b(?:average|averaged|mean|overall|on avg\.?)\b", re.IGN
 _MIN_DIGITS = 2  # significant digits a quoted number needs ("0.86", "84.0"; not "0.5")
 _MAX_PAIRS = 4000  # cell pairs tried for differences, per table
 _CITATION = re.compile(r"\s*(?:\[[^\]]*\]|\([^)]*(?:\d{4}|et al)[^)]*\))")
-_RUN = re.compile(r"(?:[-−]?\d[\d.,]*%?\s+){2,}[-−]?\d[\d.,]*%?")  # numbers in a row: a table or an axis in the text
+# numbers in a row: a table or an axis in the text ("9.93−4": a power of ten whose superscript was flattened)
+_RUN = re.compile(r"(?:[-−]?\d[\d.,]*(?:[-−]\d+)?%?\s+){2,}[-−]?\d[\d.,]*%?")
+# control characters where a glyph had no Unicode value: in tables, almost always a minus sign
+_NO_UNICODE = str.maketrans({chr(code): "−" for code in range(32) if chr(code) not in "\t\n\r"})
 
 
 @dataclass(frozen=True)
@@ -75,12 +79,16 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
         for view in unlabelled if quotes else []:
             issues += [_issue(view, sentence, q, pin, []) for q, pin in _mismatches(view, sentence.text, quotes, [])]
         keys = sorted(k for k in cited_tables(sentence.text) if k in by_key)
-        if not quotes or not keys:
+        if not keys:
+            continue
+        if not quotes:
+            issues.extend(i for k in keys for i in quantified_claims(by_key[k][0], sentence, _named_at))
             continue
         every = [v for k in keys for v in by_key[k]]
         supported = [q for q in quotes if any(_supported(inp, v, q.number) for v in every)]
         for key in keys:
             view = by_key[key][0]
+            issues.extend(quantified_claims(view, sentence, _named_at))
             for quote, pin in _mismatches(view, sentence.text, _bound(sentence.text, key, quotes), supported):
                 issues.append(_issue(view, sentence, quote, pin, supported))
     return issues
@@ -123,6 +131,7 @@ def _bound(text: str, key: str, quotes: list[_Quote]) -> list[_Quote]:
 
 def _quotes(text: str) -> list[_Quote]:
     quotes = []
+    text = text.translate(_NO_UNICODE)  # one character for one: the positions stay those of the sentence
     runs = [m.span() for m in _RUN.finditer(text)]
     for match in _NUMBER.finditer(text):
         if any(a <= match.start() < b for a, b in runs):

@@ -17,19 +17,17 @@ from functools import lru_cache
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.metrics import metrics_named
+from pipeline.audit.metrics import TOP_K, metrics_named, stub_names_metrics
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.catalogue import Catalogue, MetricDef, compact_label
 
-_TOP_K = re.compile(r"(?<![\w-])top[- ]?\d+(?![\w-])", re.IGNORECASE)
 # A Top-k used as a metric stands alone, before a unit, an arrow or a measure, or before what it is measured
 # on or whose it is; before any other word it ranks items ("Top-10 most common words", "Top 10 dmCpGs",
 # "Top-1 Sel." as a method's name).
 _TOP_K_METRIC = re.compile(
-    rf"{_TOP_K.pattern}(?=\s*(?:$|[,;:)(\]/|↑↓%]|\.\s*$|(?:and|or|vs\.?)\s+top|acc|err|score|rate"
+    rf"{TOP_K.pattern}(?=(?i:\s*(?:$|[,;:)(\]/|↑↓%]|\.\s*$|(?:and|or|vs\.?)\s+top|acc|err|score|rate"
     r"|(?:on|in|for|across|over|per)\s"  # what it is measured on: "Top-1 on the promoter datasets"
-    r"|of\s+(?:\w+\s+){0,2}(?:models?|methods?|baselines?)\b))",  # whose it is: "Top-1 of the five models"
-    re.IGNORECASE,
+    r"|of\s+(?:\w+\s+){0,2}(?:models?|methods?|baselines?)\b)))",  # whose it is: "Top-1 of the five models"
 )
 _VERBS = (
     r"(?:is|are)\s+(?:defined|computed|calculated|measured|given|obtained|the|a|an)\b"
@@ -71,14 +69,14 @@ def check_undefined_metrics(inp: AuditInput) -> list[Issue]:
     corpus += headers
     issues = []
     for view in inp.views:
-        for term in _terms(inp.catalogue, view).values():
+        for term in _terms(inp, inp.catalogue, view).values():
             if any(_defines(text, term) for text in corpus):
                 continue
             issues.append(_issue(view, term))
     return issues
 
 
-def _terms(catalogue: Catalogue, view: TableView) -> dict[str, _Term]:
+def _terms(inp: AuditInput, catalogue: Catalogue, view: TableView) -> dict[str, _Term]:
     table = view.table
     terms: dict[str, _Term] = {}
 
@@ -86,6 +84,8 @@ def _terms(catalogue: Catalogue, view: TableView) -> dict[str, _Term]:
         found = [(p, m) for p, m in metrics_named(catalogue, text) if not m.standard and _used_as_metric(text, p)]
         known = {compact_label(p) for p, _ in metrics_named(catalogue, text)}
         found += [(m.group(0), None) for m in _TOP_K_METRIC.finditer(text) if compact_label(m.group(0)) not in known]
+        if scope == "rows":  # a row label is a metric only with context (genes, subsets spell like metrics)
+            found = [(p, m) for p, m in found if stub_names_metrics(inp, view, p)]
         for printed, metric in found:
             key = metric.id if metric is not None else compact_label(printed)
             term = terms.setdefault(key, _Term(printed, metric))
@@ -107,7 +107,7 @@ def _terms(catalogue: Catalogue, view: TableView) -> dict[str, _Term]:
 
 def _used_as_metric(text: str, printed: str) -> bool:
     """A Top-k form names a metric only where it stands as one (see _TOP_K_METRIC); other names always do."""
-    if not _TOP_K.fullmatch(printed.strip()):
+    if not TOP_K.fullmatch(printed.strip()):
         return True
     return any(m.group(0) == printed for m in _TOP_K_METRIC.finditer(text))
 
@@ -123,7 +123,7 @@ def _defines(text: str, term: _Term) -> bool:
 
 def _qualified(text: str, printed: str) -> bool:
     """A Top-k followed by the measure it ranks: "top-1 err.", "Top-5 test accuracy", "top-1 and top-5 error rates"."""
-    if not _TOP_K.fullmatch(printed.strip()):
+    if not TOP_K.fullmatch(printed.strip()):
         return False
     topk = r"top[- ]?\d+"
     filler = r"(?:(?:test|val\.?|validation|classification|localization|retrieval)\s+)?"

@@ -3,6 +3,8 @@
 A claim is a sentence that says uncertainty is reported (error bars; standard deviations or errors,
 confidence intervals shown, given, in parentheses, over N runs; what "±" denotes; a checklist answer "Yes",
 "Answer: [Yes]"), not negated.
+Intervals that are a method's output (prediction, predictive, credible or conformal intervals), or any
+intervals when a table scores them (coverage, width), are what is evaluated, not error bars claimed.
 A table prints uncertainty when a cell carries "±" or "(sd)", or a header names std / SD / CI.
 """
 
@@ -43,8 +45,15 @@ _NEGATED = re.compile(
 _ANSWER_YES = re.compile(r"^\s*(?:answer\s*:\s*)?\[?\s*yes\b", re.I)
 _ANSWER_NO = re.compile(r"(?:\[\s*(?:no|n/?a)\s*\]|:\s*(?:no|n/?a)\b)", re.I)
 _ABOUT_FIGURES = re.compile(
-    r"\b(?:fig\.|figs?\b|figures?|plots?|plotted|curves?|shaded|panels?|bar heights?|bars represent)|\([A-H]\)", re.I
+    r"\b(?:fig\.|figs?\b|figures?|plots?|plotted|curves?|shaded|panels?|bar heights?"
+    r"|(?<!error )bars (?:represent|correspond|show|indicate|denote|give))|\([A-H]\)",  # a bar chart's bars
+    re.I,
 )
+# Intervals that are a method's output, which a table evaluates (coverage, width), not a spread of its numbers
+_PREDICTED = re.compile(
+    r"\b(?:prediction|predictive|forecast|credible|tolerance|conformal)\s+(?:intervals?|sets?|bands?)\b|\bPIs?\b", re.I
+)
+_EVALUATES_INTERVALS = re.compile(r"\b(?:coverage|interval (?:width|length|score)|PICP|MPIW|CRPS|winkler)\b", re.I)
 _METHOD = re.compile(
     r"\b(?:distribution|initiali[sz]\w*|noise|gaussian|sampled|sampling|prior|kernel|perturb\w*)\b", re.I
 )
@@ -55,13 +64,16 @@ _BARE_SPREAD = re.compile(r"^\(\s*-?\d[\d.,]*\.\d+\s*\)$")  # a spread printed o
 _UNCERTAIN_HEADER = re.compile(r"(?<!\w)(?:std|sd|s\.d\.|sem|ci|95%\s*ci|±|stderr)(?!\w)", re.I)
 
 
-def claim_sentences(sentences: list[Sentence]) -> list[Sentence]:
-    """Sentences that say uncertainty is reported."""
+def claim_sentences(sentences: list[Sentence], evaluated: bool = False) -> list[Sentence]:
+    """Sentences that say uncertainty is reported. ``evaluated``: some table evaluates intervals (coverage,
+    width), so a sentence about intervals speaks of what is evaluated, not of error bars on the numbers."""
     found = []
     for index, sentence in enumerate(sentences):
         text = sentence.text
         if _ABOUT_FIGURES.search(text) or (_METHOD.search(text) and not CLAIMS[0].search(text)):
             continue  # a figure's error bars, or a deviation that parametrises a method (noise, initialisation)
+        if _PREDICTED.search(text) or (evaluated and re.search(r"\bintervals?\b", text, re.I)):
+            continue  # prediction intervals a method outputs (and a table evaluates) are no error bars claimed
         if text.rstrip().endswith("?"):  # a checklist question: the answer that follows decides
             answer = sentences[index + 1].text if index + 1 < len(sentences) else ""
             if not _ANSWER_YES.match(answer) or not any(p.search(text) for p in CLAIMS):
@@ -89,11 +101,20 @@ def prints_uncertainty(inp: AuditInput) -> bool:
     return False
 
 
+def _evaluates_intervals(inp: AuditInput) -> bool:
+    """A table whose headers or caption score intervals (coverage, width, PICP): intervals are its subject."""
+    for view in inp.views:
+        headers = [t for c in range(view.table.n_cols) for t in view.col_paths.get(c, [])]
+        if any(_EVALUATES_INTERVALS.search(t) for t in [view.table.caption, *headers]):
+            return True
+    return False
+
+
 def check_error_bars(inp: AuditInput) -> list[Issue]:
     if inp.text is None or not inp.tables or prints_uncertainty(inp):
         return []
     captions = [Sentence(t.page, t.caption) for t in inp.tables if t.caption]
-    claims = claim_sentences([*inp.text.sentences, *captions])
+    claims = claim_sentences([*inp.text.sentences, *captions], _evaluates_intervals(inp))
     if not claims:
         return []
     quoted = [{"page": s.page, "sentence": s.text.strip()} for s in claims[:5]]
