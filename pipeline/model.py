@@ -7,8 +7,12 @@ files written by a newer litaudit still load).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from pipeline.errors import BadLocatorError
+from pipeline.numbers import parse_number, trailing_marks
 
 BBox = tuple[float, float, float, float]  # x0, top, x1, bottom in points, top-left origin (as pdfplumber)
 
@@ -101,6 +105,28 @@ def _plain(obj: Any) -> dict[str, Any]:
     return {f.name: list(v) if isinstance(v := getattr(obj, f.name), list) else v for f in dataclasses.fields(obj)}
 
 
+_LOCATOR_ID = re.compile(r"(?P<source>[^:]*):p(?P<page>[0-9]+):(?P<table>.+):r(?P<row>[0-9]+):c(?P<col>[0-9]+)", re.S)
+
+
+@dataclass(frozen=True)
+class LocatorId:
+    """A locator id read back (``Locator.parse``): the parts the id keeps, the labels a person reads left out."""
+
+    source: str  # the first 12 hex digits of the source's sha256
+    page: int
+    table: str  # the table key: "Table3", "Table3a", "table-0"
+    row: int
+    col: int
+
+    @property
+    def table_id(self) -> str:
+        """The id of the cell's table: "<sha>:p<page>:<table>"."""
+        return f"{self.source}:p{self.page}:{self.table}"
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:r{self.row}:c{self.col}"
+
+
 @dataclass(frozen=True)
 class Locator:
     """Where a printed number sits: stable id parts plus the labels a person reads."""
@@ -117,8 +143,23 @@ class Locator:
 
     @property
     def id(self) -> str:
-        table = table_key(self.table_label, self.table_index, self.panel)
-        return f"{self.source_sha256[:12]}:p{self.page}:{table}:r{self.row}:c{self.col}"
+        return str(self.key)
+
+    @property
+    def key(self) -> LocatorId:
+        return LocatorId(
+            self.source_sha256[:12], self.page, table_key(self.table_label, self.table_index, self.panel), self.row,
+            self.col,
+        )  # fmt: skip
+
+    @classmethod
+    def parse(cls, locator_id: str) -> LocatorId:
+        """The parts of a locator id (``Locator.id``); the table key may hold colons, the other parts may not."""
+        match = _LOCATOR_ID.fullmatch(locator_id)
+        if match is None:
+            raise BadLocatorError(f"locator {locator_id!r}: expected <sha>:p<page>:<table>:r<row>:c<col>")
+        page, row, col = (int(match[name]) for name in ("page", "row", "col"))
+        return LocatorId(match["source"], page, match["table"], row, col)
 
     @property
     def readable(self) -> str:
@@ -163,6 +204,21 @@ class Cell:
     row_path: list[str] = field(default_factory=list)
     col_path: list[str] = field(default_factory=list)
     locator: Locator | None = None
+
+    @classmethod
+    def printed(cls, row: int, col: int, text: str, kind: str = "body", reads: str = "", **fields: Any) -> Cell:
+        """A cell whose value, spread, percent sign and marks are read from its text by the one number
+        grammar (``pipeline.numbers``); a header cell keeps its marks only. ``reads`` is the text to read
+        where it differs from the printed one (a raised exponent marked, see ``exponent_text``)."""
+        number = parse_number(reads or text)
+        marks = list(number.marks) if number is not None else trailing_marks(text)
+        if number is None or kind == "header":
+            return cls(row, col, text, kind=kind, marks=marks, **fields)
+        spread = float(number.plus_minus) if number.plus_minus is not None else None
+        return cls(
+            row, col, text, kind=kind, value=float(number.value), plus_minus=spread, percent=number.percent,
+            marks=marks, **fields,
+        )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         data = _plain(self)

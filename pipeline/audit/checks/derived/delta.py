@@ -19,9 +19,9 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.arith import div, sub
 from pipeline.audit.checks.derived.evidence import Operand, has_token, leading_number, relation_issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.metrics import DELTA_WORDS
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.numbers import Interval, PrintedNumber, parse_number
 
 DELTA_TOKEN = re.compile(rf"(?:Δ|∆|δ)\S*|{DELTA_WORDS}", re.IGNORECASE)  # a whole header token
 BASELINE_TOKEN = re.compile(r"baseline|base|reference|ref\.?|\(ref\.?\)|\(reference\)", re.IGNORECASE)
@@ -140,8 +140,8 @@ def _inline_cells(view: TableView) -> list[tuple[Pos, PrintedNumber, PrintedNumb
         if not match:
             continue
         score, gain = (
-            parse_printed(match.group("score")),
-            parse_printed(match.group("delta").replace(" ", "") + match.group("pct")),
+            parse_number(match.group("score")),
+            parse_number(match.group("delta").replace(" ", "") + match.group("pct")),
         )
         if score is not None and gain is not None:
             found.append(((cell.row, cell.col), gain, score))

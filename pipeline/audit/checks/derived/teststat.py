@@ -21,8 +21,8 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived import twogroup
 from pipeline.audit.checks.derived.evidence import Operand, has_token, relation_issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import TableView
+from pipeline.numbers import Interval, parse_number
 
 _NUM = r"-?\d*\.?\d+(?:[eE]-?\d+)?"
 _STAT = r"(?P<test>t|F|z|Z|χ2|χ²|chi2|X2)"
@@ -154,7 +154,7 @@ def _inline(view: TableView) -> list[Issue]:
         match = _REPORT.search(cell.text.replace("−", "-"))
         if not match:
             continue
-        stat, p = parse_printed(match.group("stat")), parse_printed(match.group("p"))
+        stat, p = parse_number(match.group("stat")), parse_number(match.group("p"))
         if stat is None or p is None:
             continue
         df = tuple(float(match.group(g)) for g in ("df1", "df2") if match.group(g))
@@ -184,7 +184,7 @@ def _columns(view: TableView) -> list[Issue]:
             stat = view.numbers.get((row, col))
             p_text = view.text(row, p_col).strip().replace("−", "-")
             relation = p_text[0] if p_text[:1] in ("<", ">", "≤") else "="
-            p = printed_p(p_text.lstrip("<>≤= "))
+            p = parse_number(p_text.lstrip("<>≤= "))  # "3.4 × 10-5" included
             if stat is None or p is None:
                 continue
             df = tuple(float(n.value) for c in df_cols if (n := view.numbers.get((row, c))) is not None)
@@ -213,19 +213,6 @@ def _columns(view: TableView) -> list[Issue]:
 
 _GROUP_N = re.compile(r"\(?\b[nN]\s*=\s*(\d[\d,]*)\)?")
 _VERSUS = re.compile(r"\bvs\.?(?!\w)|\bversus\b", re.I)
-_SCIENTIFIC = re.compile(r"^(?P<a>\d*\.?\d+)\s*[×x]\s*10\s*[-−–]\s*(?P<b>\d+)$")
-
-
-def printed_p(text: str) -> PrintedNumber | None:
-    """A printed p-value, "3.4 × 10-5" included (the interval of its mantissa's last digit, scaled)."""
-    match = _SCIENTIFIC.match(text.strip())
-    if not match:
-        return parse_printed(text)
-    mantissa = parse_printed(match.group("a"))
-    if mantissa is None:
-        return None
-    scale = Fraction(1, 10 ** int(match.group("b")))
-    return PrintedNumber(text.strip(), mantissa.value * scale, mantissa.half_unit * scale)
 
 
 def _data_rows(view: TableView) -> list[int]:
