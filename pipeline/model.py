@@ -147,10 +147,8 @@ class Locator:
 
     @property
     def key(self) -> LocatorId:
-        return LocatorId(
-            self.source_sha256[:12], self.page, table_key(self.table_label, self.table_index, self.panel), self.row,
-            self.col,
-        )  # fmt: skip
+        table = table_key(self.table_label, self.table_index, self.panel)
+        return LocatorId(self.source_sha256[:12], self.page, table, self.row, self.col)
 
     @classmethod
     def parse(cls, locator_id: str) -> LocatorId:
@@ -212,13 +210,10 @@ class Cell:
         where it differs from the printed one (a raised exponent marked, see ``exponent_text``)."""
         number = parse_number(reads or text)
         marks = list(number.marks) if number is not None else trailing_marks(text)
-        if number is None or kind == "header":
-            return cls(row, col, text, kind=kind, marks=marks, **fields)
-        spread = float(number.plus_minus) if number.plus_minus is not None else None
-        return cls(
-            row, col, text, kind=kind, value=float(number.value), plus_minus=spread, percent=number.percent,
-            marks=marks, **fields,
-        )  # fmt: skip
+        if number is not None and kind != "header":
+            fields["value"], fields["percent"] = float(number.value), number.percent
+            fields["plus_minus"] = float(number.plus_minus) if number.plus_minus is not None else None
+        return cls(row, col, text, kind=kind, marks=marks, **fields)
 
     def to_dict(self) -> dict[str, Any]:
         data = _plain(self)

@@ -22,7 +22,7 @@ from pipeline.audit.checks.derived import twogroup
 from pipeline.audit.checks.derived.evidence import Operand, has_token, relation_issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import TableView
-from pipeline.numbers import Interval, parse_number
+from pipeline.numbers import Interval, normalise, parse_number
 
 _NUM = r"-?\d*\.?\d+(?:[eE]-?\d+)?"
 _STAT = r"(?P<test>t|F|z|Z|χ2|χ²|chi2|X2)"
@@ -151,7 +151,7 @@ def _test(name: str) -> str:
 def _inline(view: TableView) -> list[Issue]:
     issues = []
     for cell in view.table.cells:
-        match = _REPORT.search(cell.text.replace("−", "-"))
+        match = _REPORT.search(normalise(cell.text))
         if not match:
             continue
         stat, p = parse_number(match.group("stat")), parse_number(match.group("p"))
@@ -182,7 +182,7 @@ def _columns(view: TableView) -> list[Issue]:
         two_groups = any(_VERSUS.search(w) for w in words[col])
         for row in _data_rows(view):
             stat = view.numbers.get((row, col))
-            p_text = view.text(row, p_col).strip().replace("−", "-")
+            p_text = normalise(view.text(row, p_col)).strip()
             relation = p_text[0] if p_text[:1] in ("<", ">", "≤") else "="
             p = parse_number(p_text.lstrip("<>≤= "))  # "3.4 × 10-5" included
             if stat is None or p is None:

@@ -19,7 +19,7 @@ from scipy import stats
 
 from pipeline.audit.checks.derived.evidence import Operand, leading_number
 from pipeline.audit.tableview import Pos, TableView
-from pipeline.numbers import Interval, parse_number
+from pipeline.numbers import Interval, normalise, parse_number
 
 _GROUP_SIZE = re.compile(r"\(?\b[nN]\s*=\s*(?P<n>\d[\d,]*)\)?")
 _COUNT = re.compile(r"^\s*(?P<n>\d[\d,]*)\s*\(\s*\d+(?:\.\d+)?\s*%?\s*\)\s*$")
@@ -125,7 +125,7 @@ def _ratio_comparisons(view: TableView, cols: list[int]) -> list[Comparison]:
 
 def _p_cell(view: TableView, row: int, cols: list[int]) -> tuple[Operand, str, str] | None:
     for col in cols:
-        match = _P_CELL.match(view.text(row, col).replace("−", "-"))
+        match = _P_CELL.match(normalise(view.text(row, col)))
         number = parse_number(match.group("p")) if match else None
         if match and number is not None:
             return Operand("p", (row, col), number), match.group("rel") or "=", match.group("mark")
