@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pipeline.errors import BadLocatorError, BadSourceIdError
@@ -14,7 +14,11 @@ from pipeline.fetch.ids import parse_arxiv_id, parse_source_id
 from pipeline.model import Locator, table_key
 from pipeline.store import safe_id
 
+# generation and checking are fast, but a loaded machine must not turn a property into a timing test
+LOADED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
+
+@LOADED
 @given(st.text(min_size=1, max_size=40))
 def test_safe_id_is_a_plain_folder_name_and_idempotent(source_id: str) -> None:
     try:
@@ -25,6 +29,7 @@ def test_safe_id_is_a_plain_folder_name_and_idempotent(source_id: str) -> None:
     assert safe_id(name) == name
 
 
+@LOADED
 @given(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,30}[A-Za-z0-9]", fullmatch=True))
 def test_a_local_source_id_keeps_its_name_as_its_folder(name: str) -> None:
     assert parse_source_id(f"local:{name}").scheme == "local"
@@ -43,6 +48,7 @@ def new_style_ids(draw: st.DrawFn) -> tuple[str, str, str | None]:
     return f"{yymm}.{number}{version or ''}", f"{yymm}.{number}", version
 
 
+@LOADED
 @given(new_style_ids())
 def test_a_new_style_arxiv_id_splits_into_paper_and_version(case: tuple[str, str, str | None]) -> None:
     text, canonical, version = case
@@ -52,6 +58,7 @@ def test_a_new_style_arxiv_id_splits_into_paper_and_version(case: tuple[str, str
     assert parse_source_id(f"arxiv:{text}").arxiv == parsed
 
 
+@LOADED
 @given(
     st.sampled_from(["q-bio", "math", "cond-mat", "hep-th"]),
     st.one_of(st.none(), st.sampled_from([".GT", ".GN", ".stat-mech"])),
@@ -69,6 +76,7 @@ def test_an_old_style_arxiv_id_drops_its_subject_class(
     assert parsed.version == version
 
 
+@LOADED
 @given(st.integers(0, 6), st.integers(1, 12), st.integers(1, 9999))
 def test_a_new_style_id_before_april_2007_is_refused(year: int, month: int, number: int) -> None:
     assume(f"{year:02d}{month:02d}" < "0704")
@@ -90,6 +98,7 @@ locators = st.builds(
 )
 
 
+@LOADED
 @given(locators)
 def test_a_locator_id_reads_back_as_the_locators_parts(locator: Locator) -> None:
     parsed = Locator.parse(locator.id)

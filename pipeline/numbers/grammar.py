@@ -25,7 +25,7 @@ MARK_SIGNS = "*∗†‡§¶#♯♮♭⋆★☆✝'′″"
 MARK_LETTERS = "abcd"  # footnote letters set after a value ("0.91a"); further letters would be units or words
 
 _NUM = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_MARK = rf"[{re.escape(MARK_SIGNS)}]|\^[A-Za-z0-9{re.escape(MARK_SIGNS)}]+|\^?\{{[^}}]*\}}|[{MARK_LETTERS}]"
+_MARK = rf"[{re.escape(MARK_SIGNS)}]|\^(?:[A-Za-z]+|[{re.escape(MARK_SIGNS)}])|\^?\{{[^}}]*\}}|[{MARK_LETTERS}]"
 _PRINTED = re.compile(
     rf"^(?P<num>{_NUM})(?P<suffix>[{''.join(SUFFIXES)}](?![A-Za-z]))?"
     rf"(?:\s?[×x·*∗]\s?10(?:\^(?P<exp>[-+]?\d+)|\s?(?P<negexp>[-–]\s?\d+)))?"  # a power of ten (raised: '^')
