@@ -11,7 +11,7 @@ from pipeline.extract.structure import Grid
 from pipeline.extract.style import is_bold, is_italic, is_underlined
 from pipeline.extract.words import join_words, raised_tail
 from pipeline.model import Cell, Locator, Table, panel_mark
-from pipeline.numbers import exponent_text, is_numeric
+from pipeline.numbers import exponent_text, is_numeric, parse_number
 
 
 def stub_columns(grid: Grid) -> int:
@@ -35,7 +35,13 @@ def _flush_left(grid: Grid, col: int) -> bool:
 
 def _mostly_words(texts: list[str]) -> bool:
     filled = [t for t in texts if t]
-    return bool(filled) and sum(not is_numeric(t) for t in filled) * 2 >= len(filled)
+    return bool(filled) and sum(_names_a_row(t) for t in filled) * 2 >= len(filled)
+
+
+def _names_a_row(text: str) -> bool:
+    """Words, or a size with a magnitude suffix: "350M" and "1.5B" name the models a row reports on."""
+    number = parse_number(text)
+    return bool(number.suffix) if number is not None else not is_numeric(text)
 
 
 def confidence(grid: Grid) -> float:
