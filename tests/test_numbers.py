@@ -85,6 +85,8 @@ NOT_NUMBERS = [
     "(252M)",
     "Evo 2 40B",
     "0.721 (0.693–0.747)",
+    "89.98 (68.53%)",  # a share or a change beside the value, not its spread
+    "45 (30.0%)",
     "4.9 x 10\ufffd5",
     "10^19",  # a raised exponent without its mantissa: never the number 10 with a mark
 ]

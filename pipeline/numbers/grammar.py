@@ -31,12 +31,12 @@ _PRINTED = re.compile(
     rf"(?:\s?[×x·*∗]\s?10(?:\^(?P<exp>[-+]?\d+)|\s?(?P<negexp>[-–]\s?\d+)))?"  # a power of ten (raised: '^')
     rf"\s?(?P<pct1>%)?"
     rf"(?:\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM})\s?(?P<pct3>%)?"
-    rf"|\s?\(\s*(?P<paren_pm>±\s*)?(?P<paren>{_NUM})\s*(?P<pct4>%)?\s*\)"
-    rf"|\s?\[\s*(?P<brack_pm>±\s*)?(?P<brack>{_NUM})\s*(?P<pct5>%)?\s*\])?"
+    rf"|\s?\(\s*(?P<paren_pm>±\s*)?(?P<paren>{_NUM})\s*\)"  # "(68.5%)" is a share or a change, not a spread
+    rf"|\s?\[\s*(?P<brack_pm>±\s*)?(?P<brack>{_NUM})\s*\])?"
     rf"\s?(?P<pct2>%)?(?P<marks>(?:\s?(?:{_MARK}))*)$"
 )
 _MARK_TOKEN = re.compile(_MARK)
-_PERCENT_GROUPS = ("pct1", "pct2", "pct3", "pct4", "pct5")
+_PERCENT_GROUPS = ("pct1", "pct2", "pct3")
 
 
 @dataclass(frozen=True)
