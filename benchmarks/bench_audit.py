@@ -38,15 +38,14 @@ from pipeline.audit.checks.aggregates import evaluate, labelled_aggregates
 from pipeline.audit.checks.captions import COUNT_CLAIM
 from pipeline.audit.checks.contradiction import OPPOSITIONS, sides
 from pipeline.audit.checks.uncertainty import claim_sentences, prints_uncertainty
-from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import parse_printed
+from pipeline.audit.context import AuditInput, locator_position
 from pipeline.audit.labels import aggregate_kind
 from pipeline.audit.metrics import cell_metric
-from pipeline.audit.report_data import locator_position
 from pipeline.audit.tableview import TableView, view_table
 from pipeline.audit.text import PaperText, Sentence, paper_text_from_string, read_paper_text, table_key
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.model import Finding, Table
+from pipeline.numbers import parse_number
 
 ROOT = Path(__file__).resolve().parents[1]
 # How bold marks the best value in each real gold table (read off the printed tables).
@@ -179,7 +178,7 @@ def gold_cases(shared: Path) -> list[Case]:
 
 def _shift(text: str, units: int) -> str:
     """The printed number moved by ``units`` of its last digit, in the same format."""
-    number = parse_printed(text)
+    number = parse_number(text)
     assert number is not None
     new = number.value + 2 * number.half_unit * units
     shown = f"{float(new):,.{number.decimals}f}" if "," in text else f"{float(new):.{number.decimals}f}"

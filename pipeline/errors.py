@@ -34,6 +34,10 @@ class BadSourceIdError(BadInputError):
     """A source id is malformed or would escape the workspace."""
 
 
+class BadLocatorError(BadInputError):
+    """A locator id does not read as ``<sha>:p<page>:<table>:r<row>:c<col>``."""
+
+
 class UnknownSourceError(BadInputError):
     """A source id names nothing that has been fetched or configured."""
 

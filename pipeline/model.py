@@ -7,8 +7,12 @@ files written by a newer litaudit still load).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from pipeline.errors import BadLocatorError
+from pipeline.numbers import parse_number, trailing_marks
 
 BBox = tuple[float, float, float, float]  # x0, top, x1, bottom in points, top-left origin (as pdfplumber)
 
@@ -137,6 +141,33 @@ def _plain(obj: Any) -> dict[str, Any]:
     return {f.name: list(v) if isinstance(v := getattr(obj, f.name), list) else v for f in dataclasses.fields(obj)}
 
 
+# <sha>:p<page>:<table>:r<row>:c<col>, or with the stored file in place of the page for a text source's cell
+_LOCATOR_ID = re.compile(
+    r"(?P<source>[^:]*):(?:p(?P<page>[0-9]+)|(?P<artifact>[^:]+)):(?P<table>.+):r(?P<row>[0-9]+):c(?P<col>[0-9]+)",
+    re.S,
+)
+
+
+@dataclass(frozen=True)
+class LocatorId:
+    """A locator id read back (``Locator.parse``): the parts the id keeps, the labels a person reads left out."""
+
+    source: str  # the first 12 hex digits of the source's sha256
+    page: int
+    table: str  # the table key: "Table3", "Table3a", "table-0"
+    row: int
+    col: int
+    artifact: str = ""  # a text source's cell: the stored file it was read from, in place of the page
+
+    @property
+    def table_id(self) -> str:
+        """The id of the cell's table: "<sha>:p<page>:<table>" (or "<sha>:<file>:<table>")."""
+        return f"{self.source}:{self.artifact or f'p{self.page}'}:{self.table}"
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:r{self.row}:c{self.col}"
+
+
 @dataclass(frozen=True)
 class Locator:
     """Where a printed number sits: stable id parts plus the labels a person reads."""
@@ -155,9 +186,22 @@ class Locator:
 
     @property
     def id(self) -> str:
+        return str(self.key)
+
+    @property
+    def key(self) -> LocatorId:
         table = table_key(self.table_label, self.table_index, self.panel)
-        where = self.artifact.replace(":", "_") if self.artifact else f"p{self.page}"
-        return f"{self.source_sha256[:12]}:{where}:{table}:r{self.row}:c{self.col}"
+        return LocatorId(self.source_sha256[:12], self.page, table, self.row, self.col, self.artifact.replace(":", "_"))
+
+    @classmethod
+    def parse(cls, locator_id: str) -> LocatorId:
+        """The parts of a locator id (``Locator.id``); the table key may hold colons, the other parts may not."""
+        match = _LOCATOR_ID.fullmatch(locator_id)
+        if match is None:
+            raise BadLocatorError(f"locator {locator_id!r}: expected <sha>:p<page>:<table>:r<row>:c<col>")
+        row, col = int(match["row"]), int(match["col"])
+        page = int(match["page"]) if match["page"] else 0
+        return LocatorId(match["source"], page, match["table"], row, col, match["artifact"] or "")
 
     @property
     def readable(self) -> str:
@@ -218,6 +262,18 @@ class Cell:
     col_path: list[str] = field(default_factory=list)
     locator: Locator | None = None
     second_reading: SecondReading | None = None
+
+    @classmethod
+    def printed(cls, row: int, col: int, text: str, kind: str = "body", reads: str = "", **fields: Any) -> Cell:
+        """A cell whose value, spread, percent sign and marks are read from its text by the one number
+        grammar (``pipeline.numbers``); a header cell keeps its marks only. ``reads`` is the text to read
+        where it differs from the printed one (a raised exponent marked, see ``exponent_text``)."""
+        number = parse_number(reads or text)
+        marks = list(number.marks) if number is not None else trailing_marks(text)
+        if number is not None and kind != "header":
+            fields["value"], fields["percent"] = float(number.value), number.percent
+            fields["plus_minus"] = float(number.plus_minus) if number.plus_minus is not None else None
+        return cls(row, col, text, kind=kind, marks=marks, **fields)
 
     def to_dict(self) -> dict[str, Any]:
         data = _plain(self)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pdfplumber
 
-from pipeline.extract.chars import normalise_text
 from pipeline.model import Table, TablesFile
+from pipeline.numbers import normalise
 
 
 def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
@@ -17,7 +17,7 @@ def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
 
 
 def squash(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", normalise_text(text)).split())
+    return "".join(unicodedata.normalize("NFKC", normalise(text)).split())
 
 
 def assert_cells_found_in_their_bboxes(pdf: Path, found: TablesFile) -> None:

@@ -16,8 +16,8 @@ from pipeline.audit.checks.derived.evidence import Operand
 from pipeline.audit.checks.derived.fscore import harmonic
 from pipeline.audit.checks.derived.rates import _culprits, _feasible, _swap
 from pipeline.audit.checks.derived.teststat import Report, fits
-from pipeline.audit.interval import Interval, parse_printed
 from pipeline.fixtures.render import render_paper
+from pipeline.numbers import Interval, parse_number
 from pipeline.store import Workspace, safe_id
 
 
@@ -60,7 +60,7 @@ def test_every_planted_slip_is_found_and_no_look_alike_is_flagged(
 
 
 def _interval(text: str) -> Interval:
-    number = parse_printed(text)
+    number = parse_number(text)
     assert number is not None
     return number.interval
 
@@ -88,7 +88,7 @@ def test_the_smoking_paper_npv_is_the_one_rate_no_shared_prevalence_gives() -> N
 
 def test_a_p_value_is_checked_against_both_sides_of_a_t_test() -> None:
     def report(stat: str, df: int, p: str) -> Report:
-        s, q = parse_printed(stat), parse_printed(p)
+        s, q = parse_number(stat), parse_number(p)
         assert s is not None and q is not None
         return Report("t", Operand("statistic", (0, 0), s), (float(df),), Operand("p", (0, 1), q), "=")
 
@@ -107,8 +107,6 @@ def test_only_whole_number_matrices_of_n_cases_reproduce_printed_rates() -> None
 
 
 def test_a_p_value_printed_with_a_power_of_ten_is_an_interval() -> None:
-    from pipeline.audit.checks.derived.teststat import printed_p
-
-    p = printed_p("3.4 × 10-5")
+    p = parse_number("3.4 × 10-5")
     assert p is not None and p.interval.lo < Fraction(34, 10**6) < p.interval.hi
     assert p.interval.hi - p.interval.lo == Fraction(1, 10**6)

@@ -5,6 +5,7 @@ fixture paper whose bold face is renamed."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pdfplumber
@@ -14,8 +15,8 @@ from papers.extra_features import render_unnamed_bold
 
 from pipeline.extract.chars import UNKNOWN, Char, open_page, open_pdf, read_chars, read_graphics
 from pipeline.extract.document import extract_tables
-from pipeline.extract.values import exponent_text, parse_value
 from pipeline.extract.words import build_words, join_words, raised_tail
+from pipeline.numbers import exponent_text, parse_number
 
 BAR = b"600 0 50 230 550 290 d1 50 230 500 60 re f"  # a flat bar: how a minus looks
 GOLD_DEV2 = Path(__file__).resolve().parents[1] / "benchmarks" / "gold_dev2"
@@ -73,7 +74,7 @@ def test_a_flat_glyph_without_unicode_is_a_minus_and_the_text_after_it_stays_in_
 def test_an_unknown_glyph_is_marked_not_dropped(tmp_path: Path) -> None:
     chars = _chars(_type3_pdf(tmp_path / "cross.pdf", CROSS))
     assert "".join(c.text for c in chars) == f"4.9x10{UNKNOWN}5next"
-    assert parse_value(join_words(build_words(chars[:-4], 0.12))).value is None  # never 4.9 x 10^5 or 105
+    assert parse_number(join_words(build_words(chars[:-4], 0.12))) is None  # never 4.9 x 10^5 or 105
 
 
 def test_a_raised_exponent_joins_its_number_and_is_read_as_a_power_of_ten(tmp_path: Path) -> None:
@@ -83,7 +84,8 @@ def test_a_raised_exponent_joins_its_number_and_is_read_as_a_power_of_ten(tmp_pa
     assert raised_tail(value) == "-5"
     cell = join_words(words[:-1])
     assert cell == "4.9 x 10-5"
-    assert parse_value(exponent_text(cell, raised_tail(words[:-1]))).value == pytest.approx(4.9e-5)
+    number = parse_number(exponent_text(cell, raised_tail(words[:-1])))
+    assert number is not None and number.value == Fraction(49, 10**6)
 
 
 def _char(text: str, x0: float, size: float = 10.0, rise: float = 0.0) -> Char:

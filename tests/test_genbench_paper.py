@@ -115,7 +115,8 @@ def test_genbench_paper_end_to_end(invoke, workspace, pdf) -> None:
     average = [u for t in mapping["tables"] if t["label"] == "Table 2" for u in t["unmapped"]]
     assert len(average) == 5 and all("aggregate 'Average'" in u["reasons"][0] for u in average)
     settings = [u for t in mapping["tables"] if t["label"] == "Table 1" for u in t["skipped"]]
-    assert len(settings) == 5 and "names Sequence length: not a result" in settings[0]["reasons"][0]
+    assert len(settings) == 10 and all(": not a result" in u["reasons"][0] for u in settings)  # sizes and lengths
+    assert sum("names Sequence length: not a result" in u["reasons"][0] for u in settings) == 5
     assert core["also_published_in"] == ["GUE prom_core"]
     _audit_and_source_record(invoke, workspace)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,9 +9,8 @@ from pipeline.audit.settings import AuditSettings
 from pipeline.audit.tableview import Pos, TableView, view_table
 from pipeline.audit.text import PaperText
 from pipeline.catalogue import Catalogue
-from pipeline.model import Record, Table, table_key
-
-_LOCATOR_TAIL = re.compile(r":(?P<table>[^:]+):r(?P<row>\d+):c(?P<col>\d+)$")
+from pipeline.errors import BadLocatorError
+from pipeline.model import Locator, Record, Table, table_key
 
 
 def table_key_of(table: Table) -> str:
@@ -20,10 +18,18 @@ def table_key_of(table: Table) -> str:
     return table_key(table.label, table.index, table.panel)
 
 
+def locator_position(locator_id: str) -> tuple[str, int, int] | None:
+    """(table key, row, col) of the cell a locator id points at; None for an id that does not read as one."""
+    try:
+        cell = Locator.parse(locator_id)
+    except BadLocatorError:
+        return None
+    return (cell.table, cell.row, cell.col)
+
+
 def record_position(record: Record) -> tuple[str, int, int] | None:
     """(table key, row, col) of the cell a record was read from, from its locator id."""
-    match = _LOCATOR_TAIL.search(record.locator or "")
-    return (match.group("table"), int(match.group("row")), int(match.group("col"))) if match else None
+    return locator_position(record.locator or "")
 
 
 @dataclass

@@ -3,17 +3,14 @@ reviewers' latest decisions; findings about the whole paper; which checks ran an
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.audit.checks.base import SEVERITIES
-from pipeline.audit.context import record_position, table_key_of
+from pipeline.audit.context import locator_position, record_position, table_key_of
 from pipeline.audit.findings import SEVERITY_ORDER
 from pipeline.audit.reviews import Decision
 from pipeline.model import Finding, Record, Table, where_printed
-
-_LOCATOR = re.compile(r":(?P<table>[^:]+):r(?P<row>\d+):c(?P<col>\d+)$")
 
 
 @dataclass
@@ -91,11 +88,6 @@ def reproduction_text(reproduction: dict[str, Any]) -> str:
     gap = reproduction.get("distance_widths")
     away = f", {gap} interval widths away" if verdict == "differs" and gap is not None else ""
     return f"{verdict}: {value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]{away}"
-
-
-def locator_position(locator_id: str) -> tuple[str, int, int] | None:
-    match = _LOCATOR.search(locator_id)
-    return (match.group("table"), int(match.group("row")), int(match.group("col"))) if match else None
 
 
 def table_title(table: Table) -> str:

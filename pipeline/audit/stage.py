@@ -13,10 +13,10 @@ from pipeline import __version__
 from pipeline.audit.attach import attach_findings, attach_reproductions
 from pipeline.audit.checks import CHECKS, CheckRun, run_checks
 from pipeline.audit.checks.base import SEVERITIES
-from pipeline.audit.context import table_key_of
+from pipeline.audit.context import locator_position, table_key_of
 from pipeline.audit.inputs import load_inputs
 from pipeline.audit.render import CellMark, render_tables
-from pipeline.audit.report_data import CheckStatus, Report, build_report, locator_position
+from pipeline.audit.report_data import CheckStatus, Report, build_report
 from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
 from pipeline.audit.reviews import latest_decisions

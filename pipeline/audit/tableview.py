@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from pipeline.audit.interval import PrintedNumber, parse_printed
 from pipeline.model import Locator, Table
+from pipeline.numbers import PrintedNumber, parse_number
 
 Pos = tuple[int, int]
 
@@ -59,7 +59,7 @@ def view_table(table: Table) -> TableView:
     view = TableView(table)
     for cell in table.cells:
         if cell.row >= table.header_rows and cell.col >= table.stub_cols and cell.text.strip():
-            number = parse_printed(cell.text)
+            number = parse_number(cell.text)
             if number is not None:
                 view.numbers[(cell.row, cell.col)] = number
         if cell.bold and cell.text.strip():

@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 
 from pipeline.errors import BadInputError
 from pipeline.model import BBox, Table
+from pipeline.numbers import normalise
 
 _CAPTION_START = re.compile(r"^\s*((?:Supplementary\s+)?(?:Table|TABLE|Tab\.)\s*S?\d+[A-Za-z]?)\s*[:.|]\s*(.*)$")
 _FIGURE_START = re.compile(r"^\s*((?:Supplementary\s+)?(?:Figure|FIGURE|Fig\.)\s*(S?\d+)[A-Za-z]?)\s*[:.|]\s*(.*)$")
@@ -30,7 +31,6 @@ _HEADING = re.compile(
     r"^(?:\d+(?:\.\d+)*\.?\s+[A-Z][\w ,:&()/-]{1,70}|Abstract|ABSTRACT|References|Acknowledge?ments?|Appendix)$"
 )
 CROSSING = 5  # characters on each side of a table box's edge that make a line body text running into it
-_LIGATURES = str.maketrans({"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "−": "-", "\xa0": " "})
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def split_sentences(text: str) -> list[str]:
 
 def paper_text_from_string(text: str, page: int = 1) -> PaperText:
     """Body text given as a string (tests, the seeded-error benchmark)."""
-    return PaperText([Sentence(page, s) for s in split_sentences(text.translate(_LIGATURES))])
+    return PaperText([Sentence(page, s) for s in split_sentences(normalise(text))])
 
 
 def read_paper_text(pdf_path: Path, tables: Sequence[Table] = ()) -> PaperText:
@@ -214,7 +214,7 @@ def _line_of(chars: list[_Char]) -> _Line | None:
     inside = sum(c.inside for c in chars)
     outside = sum(not c.inside and not c.text.isspace() for c in chars)
     kept = chars if min(inside, outside) >= CROSSING else [c for c in chars if not c.inside]
-    text = "".join(c.text for c in kept).translate(_LIGATURES).strip()
+    text = normalise("".join(c.text for c in kept)).strip()
     if not text:
         return None
     tops = [c.top for c in kept if c.top is not None]

@@ -10,6 +10,7 @@ from pipeline.emit.candidates import build_candidates
 from pipeline.emit.records import StaleMappingError, build_records
 from pipeline.emit.schema import validate_record
 from pipeline.mapping.model import MappingFile
+from pipeline.model import Locator
 from pipeline.settings import Settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_stage_file, read_tables, sha256_file, write_json, write_jsonl
@@ -32,7 +33,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     write_jsonl(folder / "records.jsonl", rows)
     candidates = build_candidates(tables, mapping)
     write_json(folder / "candidates.json", {"source_id": source_id, "candidates": candidates})
-    tables_with_records = len({row["locator"].rsplit(":", 2)[0] for row in rows})
+    tables_with_records = len({Locator.parse(row["locator"]).table_id for row in rows})
     summary = {
         "records": len(rows),
         "tables": tables_with_records,

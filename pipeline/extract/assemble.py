@@ -9,9 +9,9 @@ from pipeline.extract.headers import column_paths, row_paths
 from pipeline.extract.regions import Region
 from pipeline.extract.structure import Grid
 from pipeline.extract.style import is_bold, is_italic, is_underlined
-from pipeline.extract.values import exponent_text, is_numeric, parse_value
 from pipeline.extract.words import join_words, raised_tail
 from pipeline.model import Cell, Locator, Table, panel_mark
+from pipeline.numbers import exponent_text, is_numeric, parse_number
 
 
 def stub_columns(grid: Grid) -> int:
@@ -35,7 +35,13 @@ def _flush_left(grid: Grid, col: int) -> bool:
 
 def _mostly_words(texts: list[str]) -> bool:
     filled = [t for t in texts if t]
-    return bool(filled) and sum(not is_numeric(t) for t in filled) * 2 >= len(filled)
+    return bool(filled) and sum(_names_a_row(t) for t in filled) * 2 >= len(filled)
+
+
+def _names_a_row(text: str) -> bool:
+    """Words, or a size with a magnitude suffix: "350M" and "1.5B" name the models a row reports on."""
+    number = parse_number(text)
+    return bool(number.suffix) if number is not None else not is_numeric(text)
 
 
 def confidence(grid: Grid) -> float:
@@ -58,7 +64,6 @@ def to_table(
     cells = []
     for p in sorted(grid.placed, key=lambda p: (p.row, p.col)):
         text = join_words(p.words)
-        parsed = parse_value(exponent_text(text, raised_tail(p.words)))
         header = p.row < grid.header_rows
         kind = "header" if header else ("stub" if p.col < stubs else "body")
         row_path = rpaths[p.row] if not header else []
@@ -75,10 +80,12 @@ def to_table(
             panel=panel_mark(region.panel),
         )
         cells.append(
-            Cell(
-                row=p.row,
-                col=p.col,
-                text=text,
+            Cell.printed(
+                p.row,
+                p.col,
+                text,
+                kind,
+                reads=exponent_text(text, raised_tail(p.words)),
                 row_span=p.row_span,
                 col_span=p.col_span,
                 bbox=(
@@ -87,14 +94,9 @@ def to_table(
                     round(max(w.x1 for w in p.words), 2),
                     round(max(w.bottom for w in p.words), 2),
                 ),
-                kind=kind,
                 bold=is_bold(p.words),
                 italic=is_italic(p.words),
                 underline=is_underlined(p.words, hrules),
-                value=None if header else parsed.value,
-                plus_minus=None if header else parsed.plus_minus,
-                percent=parsed.percent and not header,
-                marks=parsed.marks,
                 row_path=row_path,
                 col_path=col_path,
                 locator=locator,

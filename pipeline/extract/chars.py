@@ -19,22 +19,7 @@ from pipeline.errors import ExtractionError
 from pipeline.extract.frame import Frame
 from pipeline.extract.graphics import Rule, read_rules
 from pipeline.extract.weight import font_is_bold, font_is_italic, mark_heavy
-
-# Glyphs whose Unicode form is unhelpful in a table cell.
-_REPLACE = {
-    "\ufb00": "ff",
-    "\ufb01": "fi",
-    "\ufb02": "fl",
-    "\ufb03": "ffi",
-    "\ufb04": "ffl",
-    "\u2212": "-",
-    "\u2010": "-",
-    "\u2011": "-",
-    "\u00ad": "-",
-    "\u2009": " ",
-    "\u00a0": " ",
-    "\u202f": " ",
-}
+from pipeline.numbers import decode_glyph
 
 
 @dataclass(slots=True)
@@ -73,11 +58,6 @@ class PageContent:
     @property
     def hrules(self) -> list[Rule]:
         return [r for r in self.rules if r.horizontal]
-
-
-def normalise_text(text: str) -> str:
-    """Ligatures to letters, U+2212 and other dashes used as minus to '-', odd spaces to spaces."""
-    return "".join(_REPLACE.get(ch, ch) for ch in text)
 
 
 def open_pdf(path: Path) -> pdfium.PdfDocument:
@@ -169,7 +149,7 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
             x0, top, x1, bottom = frame.box(loose.left, loose.bottom, loose.right, loose.top)
             baseline = frame.point(ox.value, oy.value)[1]
         ch = Char(
-            text=_REPLACE.get(text, text),
+            text=decode_glyph(text),
             x0=x0,  # the loose box spans the glyph's advance: gaps are true spaces
             x1=x1,
             top=top,

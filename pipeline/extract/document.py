@@ -21,9 +21,9 @@ from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
-from pipeline.extract.values import is_numeric
 from pipeline.extract.whitespace import find_whitespace_regions
 from pipeline.model import Table, TablesFile
+from pipeline.numbers import is_numeric
 from pipeline.store import sha256_file
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w.])")

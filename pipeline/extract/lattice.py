@@ -9,8 +9,8 @@ from itertools import pairwise
 from pipeline.extract.chars import Rule
 from pipeline.extract.grid import Placed
 from pipeline.extract.structure import Grid
-from pipeline.extract.values import looks_numeric
 from pipeline.extract.words import Line, Word, join_words
+from pipeline.numbers import looks_numeric
 
 
 def is_lattice(rules: list[Rule], lines: list[Line], box: tuple[float, float, float, float]) -> bool:

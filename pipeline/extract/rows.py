@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.extract.chars import Rule
-from pipeline.extract.values import is_numeric
 from pipeline.extract.words import Line, Word, group_lines, split_line
+from pipeline.numbers import is_numeric
 
 
 @dataclass

@@ -9,8 +9,8 @@ from statistics import median
 from pipeline.extract.chars import Rule
 from pipeline.extract.grid import Column, Placed, place_segment
 from pipeline.extract.rows import Row
-from pipeline.extract.values import is_numeric
 from pipeline.extract.words import Line, Word
+from pipeline.numbers import is_numeric
 
 
 def row_baselines(rows: list[Row]) -> list[float]:

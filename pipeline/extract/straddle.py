@@ -7,8 +7,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from pipeline.extract.rows import Row
-from pipeline.extract.values import looks_numeric
 from pipeline.extract.words import Line
+from pipeline.numbers import looks_numeric
 
 Span = tuple[float, float]
 

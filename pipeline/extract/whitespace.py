@@ -6,8 +6,8 @@ from __future__ import annotations
 from pipeline.extract.captions import is_figure_caption
 from pipeline.extract.layout import PageLayout, fragments, is_prose
 from pipeline.extract.regions import Region
-from pipeline.extract.values import looks_numeric
 from pipeline.extract.words import Line
+from pipeline.numbers import looks_numeric
 
 
 def _numeric(line: Line) -> bool:

@@ -10,8 +10,8 @@ from pipeline.extract.grid import Placed
 from pipeline.extract.rows import Row
 from pipeline.extract.spans import row_baselines
 from pipeline.extract.style import is_bold, is_italic
-from pipeline.extract.values import looks_numeric
 from pipeline.extract.words import Word, join_words
+from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
 

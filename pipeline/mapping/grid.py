@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pipeline.extract.values import parse_value
 from pipeline.model import Cell, Table
 
 
@@ -29,23 +28,8 @@ def table_from_grid(
             if text is None:
                 continue
             kind = "header" if r < header_rows else ("stub" if c < stub_cols else "body")
-            parsed = parse_value(text)
-            body = kind == "body"
             row_span, col_span = span_of.get((r, c), (1, 1))
-            cells.append(
-                Cell(
-                    r,
-                    c,
-                    text,
-                    row_span=row_span,
-                    col_span=col_span,
-                    kind=kind,
-                    value=parsed.value if body else None,
-                    plus_minus=parsed.plus_minus if body else None,
-                    percent=parsed.percent and body,
-                    marks=parsed.marks,
-                )
-            )
+            cells.append(Cell.printed(r, c, text, kind, row_span=row_span, col_span=col_span))
     n_cols = max((len(row) for row in grid), default=0)
     return Table(index, page, label, caption, (0.0, 0.0, 0.0, 0.0), len(grid), n_cols, header_rows, stub_cols, cells)
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.extract.captions import caption_label
 from pipeline.extract.headers import row_paths
-from pipeline.extract.values import is_numeric, parse_value
 from pipeline.model import Cell, Locator, Table, panel_mark
+from pipeline.numbers import is_numeric
 
 SOURCE_CONFIDENCE = 1.0  # the authors' own structure: rows, columns and spans are read, not inferred
 
@@ -117,7 +117,6 @@ def to_table(found: TextTable, index: int, source_sha: str, artifact: str, engin
     cells = []
     for tc in sorted(written, key=lambda c: (c.row, c.col)):
         header = tc.row < headers
-        parsed = parse_value(tc.text)
         row_path = [] if header else rpaths[tc.row]
         col_path = [] if header else cpaths[tc.col]
         locator = Locator(
@@ -134,20 +133,16 @@ def to_table(found: TextTable, index: int, source_sha: str, artifact: str, engin
             place=tc.place,
         )
         cells.append(
-            Cell(
-                row=tc.row,
-                col=tc.col,
-                text=tc.text,
+            Cell.printed(
+                tc.row,
+                tc.col,
+                tc.text,
+                kind="header" if header else ("stub" if tc.col < stubs else "body"),
                 row_span=tc.row_span,
                 col_span=tc.col_span,
-                kind="header" if header else ("stub" if tc.col < stubs else "body"),
                 bold=tc.bold,
                 italic=tc.italic,
                 underline=tc.underline,
-                value=None if header else parsed.value,
-                plus_minus=None if header else parsed.plus_minus,
-                percent=parsed.percent and not header,
-                marks=parsed.marks,
                 row_path=row_path,
                 col_path=col_path,
                 locator=locator,

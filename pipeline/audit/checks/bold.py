@@ -28,11 +28,11 @@ from itertools import islice, product
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import PrintedNumber
 from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
 from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import cited_tables, table_key
+from pipeline.numbers import PrintedNumber
 
 BOLD_MEANS_BEST = re.compile(
     r"\b(?:best|highest|lowest|top|winning)\b[^.;]{0,80}\b(?:bold|boldface|bolded)\b"

@@ -29,10 +29,10 @@ from itertools import combinations
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.quantified import quantified_claims
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import Sentence, cited_tables, table_key
 from pipeline.catalogue import compact_label
+from pipeline.numbers import Interval, PrintedNumber, parse_number
 
 _NUMBER = re.compile(r"(?<![\w.\-−±/])(?P<num>\d+\.\d+)(?P<pct>\s?%)?(?!\w|\.\d|\s?(?:[x×]|[KMBT]\b))")
 _SETTING_BEFORE = re.compile(
@@ -139,7 +139,7 @@ def _quotes(text: str) -> list[_Quote]:
         before, after = text[max(0, match.start() - 20) : match.start()], text[match.end() :]
         if _SETTING_BEFORE.search(before) or _UNIT_AFTER.match(after):
             continue
-        number = parse_printed(match.group("num") + (match.group("pct") or "").strip())
+        number = parse_number(match.group("num") + (match.group("pct") or "").strip())
         if number is not None and _significant(match.group("num")) >= _MIN_DIGITS:
             quotes.append(_Quote(number, match.start()))
     return quotes

@@ -18,10 +18,10 @@ from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput, record_position, table_key_of
-from pipeline.audit.interval import Interval, parse_printed
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.catalogue import Catalogue, DatasetDef
 from pipeline.model import Record
+from pipeline.numbers import Interval, parse_number
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def check_cross_table_means(inp: AuditInput) -> list[Issue]:
 
 def _cell(record: Record, views: dict[str, TableView]) -> _Cell | None:
     position = record_position(record)
-    printed = parse_printed(record.printed)
+    printed = parse_number(record.printed)
     if position is None or position[0] not in views or printed is None:
         return None
     interval = printed.interval.scaled(Fraction(1, 100)) if record.rescale else printed.interval

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import Sentence
+from pipeline.numbers import Interval, PrintedNumber, parse_number
 
 _NUM = r"\d+(?:\.\d+)?"
 _EVERY = re.compile(r"\b(?:every|all|each|any|consistently|always|uniformly)\b", re.I)
@@ -103,7 +103,7 @@ def _scale(cells: list[PrintedNumber], claimed: Fraction, percent: bool) -> Frac
 
 def _bound_issues(view: TableView, sentence: Sentence, line: _Line, bound: re.Match[str]) -> list[Issue]:
     word = bound.group("word").lower()
-    claimed = parse_printed(bound.group("num"))
+    claimed = parse_number(bound.group("num"))
     cells = line.cells(view)
     if claimed is None or len(cells) < 2:
         return []
@@ -139,7 +139,7 @@ def _breaks(cell: Interval, limit: Interval, upper: bool, strict: bool) -> bool:
 def _gain_issues(
     view: TableView, sentence: Sentence, subject: _Line, reference: _Line, gain: re.Match[str]
 ) -> list[Issue]:
-    low, high = parse_printed(gain.group("lo")), parse_printed(gain.group("hi") or gain.group("lo"))
+    low, high = parse_number(gain.group("lo")), parse_number(gain.group("hi") or gain.group("lo"))
     pairs = [(p, _partner(subject, reference, p)) for p in subject.cells(view)]
     pairs = [(p, q) for p, q in pairs if q in view.numbers]
     if low is None or high is None or len(pairs) < 2:

@@ -15,10 +15,10 @@ from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval
 from pipeline.audit.metrics import DELTA, CellMetric, cell_metric, metrics_named
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.catalogue import Catalogue
+from pipeline.numbers import Interval
 
 
 def check_ranges(inp: AuditInput) -> list[Issue]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.extract.values import parse_value
+from pipeline.numbers import parse_number
 
 
 def check_readings(inp: AuditInput) -> list[Issue]:
@@ -18,7 +18,7 @@ def check_readings(inp: AuditInput) -> list[Issue]:
     for table in inp.tables:
         for cell in table.cells:
             second = cell.second_reading
-            if second is None or second.agrees or (cell.value is None and parse_value(second.text).value is None):
+            if second is None or second.agrees or (cell.value is None and parse_number(second.text) is None):
                 continue
             issues.append(
                 Issue(

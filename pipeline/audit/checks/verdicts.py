@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
-from pipeline.audit.interval import Interval, PrintedNumber, fmt_number, interval_mean, interval_sum
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.numbers import Interval, PrintedNumber, fmt_number, interval_mean, interval_sum
 
 
 @dataclass

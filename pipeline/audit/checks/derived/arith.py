@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from itertools import product
 
-from pipeline.audit.interval import Interval
+from pipeline.numbers import Interval
 
 
 def point(value: Fraction | int) -> Interval:

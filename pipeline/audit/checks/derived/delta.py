@@ -19,15 +19,22 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.arith import div, sub
 from pipeline.audit.checks.derived.evidence import Operand, has_token, leading_number, relation_issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.metrics import DELTA_WORDS
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.numbers import Interval, PrintedNumber, normalise, parse_number
 
 DELTA_TOKEN = re.compile(rf"(?:Δ|∆|δ)\S*|{DELTA_WORDS}", re.IGNORECASE)  # a whole header token
 BASELINE_TOKEN = re.compile(r"baseline|base|reference|ref\.?|\(ref\.?\)|\(reference\)", re.IGNORECASE)
 _INLINE = re.compile(
-    r"^\s*(?P<score>[-+−]?\d[\d,]*(?:\.\d+)?)\s*%?\s*\(\s*(?P<delta>[+\-−]\s?\d+(?:\.\d+)?)\s*(?P<pct>%?)\s*\)\s*$"
+    r"^\s*(?P<score>[-+]?\d[\d,]*(?:\.\d+)?)\s*%?\s*\(\s*(?P<delta>[+\-]\s?\d+(?:\.\d+)?)\s*(?P<pct>%?)\s*\)\s*$"
 )
+
+
+def _inline(text: str) -> re.Match[str] | None:
+    """A cell printing a score with its change beside it: "71.2 (+1.3)", "0.84 (−0.02%)"."""
+    return _INLINE.match(normalise(text))
+
+
 MIN_FITS = 3
 
 
@@ -119,7 +126,7 @@ def _inline_lines(view: TableView) -> list[Line]:
         if base is None:
             continue
         number = leading_number(view.text(*base))
-        if number is None or _INLINE.match(view.text(*base)):
+        if number is None or _inline(view.text(*base)):
             continue
         lines.append(
             Line(
@@ -136,12 +143,12 @@ def _inline_cells(view: TableView) -> list[tuple[Pos, PrintedNumber, PrintedNumb
     for cell in view.table.cells:
         if cell.row < view.table.header_rows or cell.col < view.table.stub_cols:
             continue
-        match = _INLINE.match(cell.text.replace("−", "-"))
+        match = _inline(cell.text)
         if not match:
             continue
         score, gain = (
-            parse_printed(match.group("score")),
-            parse_printed(match.group("delta").replace(" ", "") + match.group("pct")),
+            parse_number(match.group("score")),
+            parse_number(match.group("delta").replace(" ", "") + match.group("pct")),
         )
         if score is not None and gain is not None:
             found.append(((cell.row, cell.col), gain, score))
@@ -170,8 +177,8 @@ def _baseline_col(view: TableView, row: int, col: int) -> Pos | None:
 def _plain_in_row(view: TableView, row: int, col: int) -> Pos | None:
     """A row of inline gains with one plain score (the reference printed without a gain, "NoAdapt"): that one."""
     cols = range(view.table.stub_cols, view.table.n_cols)
-    plain = [c for c in cols if c != col and leading_number(view.text(row, c)) and not _INLINE.match(view.text(row, c))]
-    gains = [c for c in cols if _INLINE.match(view.text(row, c).replace("−", "-"))]
+    plain = [c for c in cols if c != col and leading_number(view.text(row, c)) and not _inline(view.text(row, c))]
+    gains = [c for c in cols if _inline(view.text(row, c))]
     return (row, plain[0]) if len(plain) == 1 and len(gains) >= 2 else None
 
 

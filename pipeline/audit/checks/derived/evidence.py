@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 
 from pipeline.audit.checks.base import Issue
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.model import Table
+from pipeline.numbers import Interval, PrintedNumber, normalise, parse_number
 
 # certainty of the relation -> (severity asked for, certainty in the audit's terms, reason when less than proved)
 CERTAINTIES = {
@@ -23,7 +23,7 @@ CERTAINTIES = {
     "weak": ("info", "likely", "a convention (truncation, not rounding) rather than an error"),
 }
 
-_LEADING = re.compile(r"^\s*([-+−–]?\d[\d,]*(?:\.\d+)?|[-+−–]?\.\d+)\s*(%?)")
+_LEADING = re.compile(r"^\s*([-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+)\s*(%?)")
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,11 @@ class Operand:
 
 def leading_number(text: str) -> PrintedNumber | None:
     """The first number a cell prints ("0.721 (0.693–0.747)" -> 0.721), when the cell starts with one."""
-    whole = parse_printed(text)
+    whole = parse_number(text)
     if whole is not None and whole.plus_minus is None:
         return whole
-    match = _LEADING.match(text)
-    return parse_printed(match.group(1) + match.group(2)) if match else None
+    match = _LEADING.match(normalise(text))
+    return parse_number(match.group(1) + match.group(2)) if match else None
 
 
 def has_token(label: str, pattern: re.Pattern[str]) -> bool:

@@ -15,8 +15,8 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line, leaf_label, named_lines
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval
 from pipeline.audit.tableview import TableView
+from pipeline.numbers import Interval
 
 _AVERAGE = r"(?:(?:macro|micro|weighted|avg\.?|mean)[- ]?)?"
 ROLES: dict[str, re.Pattern[str]] = {

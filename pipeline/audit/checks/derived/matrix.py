@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from pipeline.audit.interval import Interval
+from pipeline.numbers import Interval
 
 Matrix = tuple[int, int, int, int]  # TP, FN, FP, TN
 _EPS = 1e-9

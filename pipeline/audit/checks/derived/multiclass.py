@@ -14,8 +14,8 @@ from fractions import Fraction
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line
-from pipeline.audit.interval import Interval
 from pipeline.audit.tableview import TableView
+from pipeline.numbers import Interval
 
 Feasible = list[bool]
 

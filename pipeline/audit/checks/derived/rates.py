@@ -21,8 +21,8 @@ from pipeline.audit.checks.derived.arith import monotone_image
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line, named_lines
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval
 from pipeline.audit.tableview import TableView
+from pipeline.numbers import Interval
 
 ROLES: dict[str, re.Pattern[str]] = {
     "se": re.compile(r"sensitivity|sens\.?|tpr|true positive rate", re.I),

@@ -18,9 +18,9 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.arith import hull
 from pipeline.audit.checks.derived.evidence import Operand, leading_number, relation_issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import PrintedNumber
 from pipeline.audit.tableview import TableView
 from pipeline.mapping.paths import value_cells
+from pipeline.numbers import PrintedNumber
 
 MIN_AGREE = 4
 AGREE_SHARE = 0.6  # a clear majority: four or more equal three-digit numbers do not agree by chance
@@ -91,8 +91,7 @@ def _rows(inp: AuditInput, view: TableView) -> list[Column]:
 
 def _distinctive(number: PrintedNumber) -> bool:
     """Three significant digits or more ("56.0", "41.1", "0.925"): equal values of this kind rarely agree by chance."""
-    digits = re.sub(r"[^0-9]", "", number.text.lower().split("e")[0]).lstrip("0")
-    return len(digits) >= 3
+    return len(number.digits.lstrip("0")) >= 3
 
 
 def _norm(text: str) -> str:

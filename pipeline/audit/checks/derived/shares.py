@@ -17,8 +17,8 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.arith import point
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.numbers import Interval, PrintedNumber, parse_number
 
 _NUM = r"\d+(?:\.\d+)?"
 _RATIO = re.compile(rf"^\s*(?P<a>\d+)\s*/\s*(?P<b>\d+)\s*\(\s*(?P<p>{_NUM})\s*(?P<pct>%?)\s*\)\s*$")
@@ -65,7 +65,7 @@ def _ratio_cells(view: TableView) -> list[Issue]:
         match = _RATIO.match(cell.text)
         if cell.row < view.table.header_rows or not match or int(match.group("b")) == 0:
             continue
-        printed = parse_printed(match.group("p") + match.group("pct"))
+        printed = parse_number(match.group("p") + match.group("pct"))
         if printed is None:
             continue
         a, b = int(match.group("a")), int(match.group("b"))
@@ -109,7 +109,7 @@ def _count_lines(view: TableView, col: int, total: int, source: str) -> list[Iss
         if _NOT_A_SHARE.search(label) or not (header_says or _SAYS_SHARE.search(label)):
             continue  # "58 (9)" under "Age, mean (SD)" is not a count and its share
         match = _COUNT.match(view.text(row, col))
-        printed = parse_printed(match.group("p") + match.group("pct")) if match else None
+        printed = parse_number(match.group("p") + match.group("pct")) if match else None
         if match and printed is not None:
             lines.append(((row, col), int(match.group("n").replace(",", "")), printed))
     if len(lines) < MIN_FITS + 1:
@@ -159,7 +159,7 @@ def _issue(view: TableView, pos: Pos, printed: PrintedNumber, part: int, whole: 
         view,
         message=f"{printed.text}{'%' if printed.percent else ''} {how}: {scale}{part} / {whole} = {shown}",
         relation=f"p = {scale}n / N",
-        operands=[Operand("share", pos, printed), Operand("count", pos, parse_printed(str(part)) or printed)],
+        operands=[Operand("share", pos, printed), Operand("count", pos, parse_number(str(part)) or printed)],
         computed=exact,
         why=why,
         certainty="weak" if verdict == "truncated" else certainty,

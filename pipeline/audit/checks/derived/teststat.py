@@ -19,8 +19,8 @@ from pipeline.audit.checks.base import Issue, scipy_stats
 from pipeline.audit.checks.derived import twogroup
 from pipeline.audit.checks.derived.evidence import Operand, has_token, relation_issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.interval import Interval, PrintedNumber, parse_printed
 from pipeline.audit.tableview import TableView
+from pipeline.numbers import Interval, normalise, parse_number
 
 _NUM = r"-?\d*\.?\d+(?:[eE]-?\d+)?"
 _STAT = r"(?P<test>t|F|z|Z|χ2|χ²|chi2|X2)"
@@ -152,10 +152,10 @@ def _test(name: str) -> str:
 def _inline(view: TableView) -> list[Issue]:
     issues = []
     for cell in view.table.cells:
-        match = _REPORT.search(cell.text.replace("−", "-"))
+        match = _REPORT.search(normalise(cell.text))
         if not match:
             continue
-        stat, p = parse_printed(match.group("stat")), parse_printed(match.group("p"))
+        stat, p = parse_number(match.group("stat")), parse_number(match.group("p"))
         if stat is None or p is None:
             continue
         df = tuple(float(match.group(g)) for g in ("df1", "df2") if match.group(g))
@@ -183,9 +183,9 @@ def _columns(view: TableView) -> list[Issue]:
         two_groups = any(_VERSUS.search(w) for w in words[col])
         for row in _data_rows(view):
             stat = view.numbers.get((row, col))
-            p_text = view.text(row, p_col).strip().replace("−", "-")
+            p_text = normalise(view.text(row, p_col)).strip()
             relation = p_text[0] if p_text[:1] in ("<", ">", "≤") else "="
-            p = printed_p(p_text.lstrip("<>≤= "))
+            p = parse_number(p_text.lstrip("<>≤= "))  # "3.4 × 10-5" included
             if stat is None or p is None:
                 continue
             df = tuple(float(n.value) for c in df_cols if (n := view.numbers.get((row, c))) is not None)
@@ -214,19 +214,6 @@ def _columns(view: TableView) -> list[Issue]:
 
 _GROUP_N = re.compile(r"\(?\b[nN]\s*=\s*(\d[\d,]*)\)?")
 _VERSUS = re.compile(r"\bvs\.?(?!\w)|\bversus\b", re.I)
-_SCIENTIFIC = re.compile(r"^(?P<a>\d*\.?\d+)\s*[×x]\s*10\s*[-−–]\s*(?P<b>\d+)$")
-
-
-def printed_p(text: str) -> PrintedNumber | None:
-    """A printed p-value, "3.4 × 10-5" included (the interval of its mantissa's last digit, scaled)."""
-    match = _SCIENTIFIC.match(text.strip())
-    if not match:
-        return parse_printed(text)
-    mantissa = parse_printed(match.group("a"))
-    if mantissa is None:
-        return None
-    scale = Fraction(1, 10 ** int(match.group("b")))
-    return PrintedNumber(text.strip(), mantissa.value * scale, mantissa.half_unit * scale)
 
 
 def _data_rows(view: TableView) -> list[int]:

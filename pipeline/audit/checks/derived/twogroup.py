@@ -17,8 +17,8 @@ from fractions import Fraction
 
 from pipeline.audit.checks.base import scipy_stats
 from pipeline.audit.checks.derived.evidence import Operand, leading_number
-from pipeline.audit.interval import Interval, parse_printed
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.numbers import Interval, normalise, parse_number
 
 _GROUP_SIZE = re.compile(r"\(?\b[nN]\s*=\s*(?P<n>\d[\d,]*)\)?")
 _COUNT = re.compile(r"^\s*(?P<n>\d[\d,]*)\s*\(\s*\d+(?:\.\d+)?\s*%?\s*\)\s*$")
@@ -113,7 +113,7 @@ def _ratio_comparisons(view: TableView, cols: list[int]) -> list[Comparison]:
         if any(n > of or of == 0 for n, of in parts):
             continue
         cells = [
-            Operand("count", (row, c), parse_printed(str(n)) or p[0].number)
+            Operand("count", (row, c), parse_number(str(n)) or p[0].number)
             for c, (n, _) in zip(cols, parts, strict=True)
         ]
         found.append(
@@ -124,8 +124,8 @@ def _ratio_comparisons(view: TableView, cols: list[int]) -> list[Comparison]:
 
 def _p_cell(view: TableView, row: int, cols: list[int]) -> tuple[Operand, str, str] | None:
     for col in cols:
-        match = _P_CELL.match(view.text(row, col).replace("−", "-"))
-        number = parse_printed(match.group("p")) if match else None
+        match = _P_CELL.match(normalise(view.text(row, col)))
+        number = parse_number(match.group("p")) if match else None
         if match and number is not None:
             return Operand("p", (row, col), number), match.group("rel") or "=", match.group("mark")
     return None
@@ -170,8 +170,8 @@ def mean_p(comparison: Comparison, view: TableView, sizes: tuple[int, int], vari
     """The t-test p over every mean and SD the printed digits allow: smallest at the widest gap and narrowest
     SDs, largest at the narrowest gap and widest SDs."""
     parts = [_MEAN_SD.match(view.text(*op.pos)) for op in comparison.cells[:2]]
-    means = [parse_printed(m.group("m")) for m in parts if m]
-    sds = [parse_printed(m.group("sd")) for m in parts if m]
+    means = [parse_number(m.group("m")) for m in parts if m]
+    sds = [parse_number(m.group("sd")) for m in parts if m]
     if len(means) != 2 or len(sds) != 2 or None in means or None in sds:
         return Interval(Fraction(0), Fraction(1))
     m1, m2 = (m.interval for m in means if m is not None)
