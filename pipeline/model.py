@@ -143,7 +143,7 @@ def _plain(obj: Any) -> dict[str, Any]:
 
 # <sha>:p<page>:<table>:r<row>:c<col>, or with the stored file in place of the page for a text source's cell
 _LOCATOR_ID = re.compile(
-    r"(?P<source>[^:]*):(?:p(?P<page>[0-9]+)|(?P<artifact>[^:]+)):(?P<table>.+):r(?P<row>[0-9]+):c(?P<col>[0-9]+)",
+    r"(?P<source>[^:]*):(?:p(?P<page>[0-9]+)|(?P<artifact>[^:]+\.[^:]+)):(?P<table>.+):r(?P<row>[0-9]+):c(?P<col>[0-9]+)",
     re.S,
 )
 
