@@ -10,14 +10,14 @@ import pytest
 from conftest import json_out
 
 from pipeline.release.records import read_records
-from pipeline.release.review import (
+from pipeline.release.sample import SamplePaper, add_paper
+from pipeline.reviews import (
     ReviewChainError,
     entry_sha256,
     read_reviews,
     record_decision,
     reviews_path,
 )
-from pipeline.release.sample import SamplePaper, add_paper
 from pipeline.store import Workspace
 
 SID = "arxiv:2401.00001"
@@ -67,9 +67,9 @@ def test_correction_keeps_the_printed_value_and_records_the_corrected_one(invoke
 
 
 def test_latest_decision_wins(workspace, record_ids) -> None:
-    records = read_records(workspace, SID)
-    record_decision(workspace, records, record_ids[0], "accept", reviewer="ann")
-    entry, added = record_decision(workspace, records, record_ids[0], "reject", reviewer="bob", note="misread")
+    known = set(record_ids)
+    record_decision(workspace, SID, record_ids[0], "accept", known=known, reviewer="ann")
+    entry, added = record_decision(workspace, SID, record_ids[0], "reject", known=known, reviewer="bob", note="misread")
     assert added and entry.status == "rejected"
     entries = read_reviews(reviews_path(workspace, SID))
     assert [e.decision for e in entries] == ["accept", "reject"]
@@ -141,9 +141,8 @@ def _tamper(path: Path, line: int, edit) -> None:
 
 
 def _three_decisions(workspace: Workspace, record_ids: list[str]) -> Path:
-    records = read_records(workspace, SID)
     for rid in record_ids[:3]:
-        record_decision(workspace, records, rid, "accept", reviewer="ann", note="ok")
+        record_decision(workspace, SID, rid, "accept", known=set(record_ids), reviewer="ann", note="ok")
     return reviews_path(workspace, SID)
 
 
@@ -187,9 +186,9 @@ def test_garbage_line_is_caught(workspace, record_ids) -> None:
 
 
 def test_concurrent_reviewers_keep_one_chain(workspace, record_ids) -> None:
-    records = read_records(workspace, SID)
+    kwargs = {"known": set(record_ids), "reviewer": "r"}
     threads = [
-        threading.Thread(target=record_decision, args=(workspace, records, rid, "accept"), kwargs={"reviewer": "r"})
+        threading.Thread(target=record_decision, args=(workspace, SID, rid, "accept"), kwargs=kwargs)
         for rid in record_ids[:8]
     ]
     for thread in threads:
@@ -197,4 +196,4 @@ def test_concurrent_reviewers_keep_one_chain(workspace, record_ids) -> None:
     for thread in threads:
         thread.join()
     entries = read_reviews(reviews_path(workspace, SID))
-    assert sorted(e.record_id for e in entries) == sorted(record_ids[:8])
+    assert sorted(e.target for e in entries) == sorted(record_ids[:8])

@@ -24,7 +24,9 @@ class CellMark:
     label: str  # the finding's number in the report
 
 
-def render_tables(pdf_path: Path, tables: Sequence[Table], marks: dict[int, list[CellMark]]) -> dict[int, bytes]:
+def render_tables(
+    pdf_path: Path, tables: Sequence[Table], marks: dict[int, list[CellMark]], scale: float = SCALE
+) -> dict[int, bytes]:
     """PNG bytes per table index, for tables that know where they sit on their page; {} if the PDF is unreadable."""
     images: dict[int, bytes] = {}
     try:
@@ -35,24 +37,29 @@ def render_tables(pdf_path: Path, tables: Sequence[Table], marks: dict[int, list
         for table in tables:
             if not any(table.bbox) or not 1 <= table.page <= len(document):
                 continue
-            images[table.index] = _render(document[table.page - 1], table.bbox, marks.get(table.index, []))
+            images[table.index] = _render(document[table.page - 1], table.bbox, marks.get(table.index, []), scale)
     finally:
         document.close()
     return images
 
 
-def _render(page: pdfium.PdfPage, bbox: BBox, marks: list[CellMark]) -> bytes:
+def render_table(pdf_path: Path, table: Table, marks: list[CellMark], scale: float = SCALE) -> bytes | None:
+    """One table's crop at ``scale`` (the workbench renders at full resolution); None when it cannot be placed."""
+    return render_tables(pdf_path, [table], {table.index: marks}, scale).get(table.index)
+
+
+def _render(page: pdfium.PdfPage, bbox: BBox, marks: list[CellMark], scale: float) -> bytes:
     width, height = page.get_width(), page.get_height()
     x0, top = max(bbox[0] - MARGIN, 0.0), max(bbox[1] - MARGIN, 0.0)
     x1, bottom = min(bbox[2] + MARGIN, width), min(bbox[3] + MARGIN, height)
-    bitmap = page.render(scale=SCALE, crop=(x0, height - bottom, width - x1, top))
+    bitmap = page.render(scale=scale, crop=(x0, height - bottom, width - x1, top))
     image = bitmap.to_pil().convert("RGB")
     draw = ImageDraw.Draw(image)
     for mark in sorted(marks, key=lambda m: ("info", "needs-check", "warning", "error").index(m.severity)):
         colour = COLOURS.get(mark.severity, COLOURS["info"])
-        box = [(mark.bbox[0] - x0 - 1.5) * SCALE, (mark.bbox[1] - top - 1.5) * SCALE]
-        box += [(mark.bbox[2] - x0 + 1.5) * SCALE, (mark.bbox[3] - top + 1.5) * SCALE]
-        draw.rectangle(box, outline=colour, width=3)
+        box = [(mark.bbox[0] - x0 - 1.5) * scale, (mark.bbox[1] - top - 1.5) * scale]
+        box += [(mark.bbox[2] - x0 + 1.5) * scale, (mark.bbox[3] - top + 1.5) * scale]
+        draw.rectangle(box, outline=colour, width=max(3, round(1.5 * scale)))
         draw.text((box[0] + 2, max(box[1] - 11, 0)), mark.label, fill=colour)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)

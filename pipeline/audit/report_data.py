@@ -10,8 +10,8 @@ from typing import Any
 from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import record_position, table_key_of
 from pipeline.audit.findings import SEVERITY_ORDER
-from pipeline.audit.reviews import Decision
 from pipeline.model import Finding, Record, Table
+from pipeline.reviews import ReviewEntry
 
 _LOCATOR = re.compile(r":(?P<table>[^:]+):r(?P<row>\d+):c(?P<col>\d+)$")
 
@@ -36,7 +36,7 @@ class Numbered:
 @dataclass
 class RecordRow:
     record: Record
-    decision: Decision | None = None
+    decision: ReviewEntry | None = None
     findings: list[Numbered] = field(default_factory=list)  # the findings the record carries, as numbered
 
 
@@ -92,7 +92,7 @@ def build_report(
     tables: list[Table],
     findings: list[Finding],
     records: list[Record],
-    decisions: dict[str, Decision],
+    decisions: dict[str, ReviewEntry],
     checks: list[CheckStatus],
     notes: list[str],
     images: dict[int, bytes] | None = None,

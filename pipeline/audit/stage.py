@@ -19,9 +19,9 @@ from pipeline.audit.render import CellMark, render_tables
 from pipeline.audit.report_data import CheckStatus, Report, build_report, locator_position
 from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
-from pipeline.audit.reviews import latest_decisions
 from pipeline.emit.source_record import source_record
 from pipeline.model import Finding, Source
+from pipeline.reviews import latest_decisions, read_reviews, reviews_path
 from pipeline.settings import Settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_source_record, write_json, write_jsonl, write_text
@@ -33,7 +33,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     checked = run_checks(inp)
     records, findings = attach_findings(inp.records or [], checked.findings)
     folder = ws.audits_dir(source_id)
-    decisions = latest_decisions(folder / "reviews.jsonl")
+    decisions = latest_decisions(read_reviews(reviews_path(ws, source_id)))
     statuses = _statuses(checked, findings)
     report = build_report(
         source_id, inp.source_sha256, inp.tables, findings, records, decisions, statuses, loaded.notes

@@ -14,8 +14,8 @@ from pipeline.release.diff import diff_records, format_diff
 from pipeline.release.freeze import FreezeOptions, today_utc
 from pipeline.release.freeze import freeze as freeze_release
 from pipeline.release.records import read_records, records_path
-from pipeline.release.review import pending_records, read_reviews, record_decision, reviews_path
 from pipeline.release.verify import verify_bag
+from pipeline.reviews import read_reviews, record_decision, reviews_path, undecided
 from pipeline.selection import resolve_sources
 from pipeline.store import Workspace
 
@@ -36,7 +36,8 @@ def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
     counts: dict[str, dict[str, int]] = {}
     for sid in source_ids:
         records = read_records(ws, sid)
-        waiting = pending_records(records, read_reviews(reviews_path(ws, sid)))
+        waiting_ids = set(undecided([r["id"] for r in records.rows], read_reviews(reviews_path(ws, sid))))
+        waiting = [r for r in records.rows if r["id"] in waiting_ids]
         counts[sid] = {"records": len(records.rows), "pending": len(waiting)}
         rows += [
             {
@@ -96,12 +97,14 @@ def review(
         raise BadInputError("review needs SOURCE RECORD_ID and a decision (or --pending)")
     decision, value = _decision(accept, reject, correct)
     records = read_records(ws, source_id)
-    before = pending_records(records, read_reviews(reviews_path(ws, source_id)))
-    entry, added = record_decision(ws, records, record_id, decision, reviewer=reviewer, note=note, value=value)
+    before = undecided([r["id"] for r in records.rows], read_reviews(reviews_path(ws, source_id)))
+    entry, added = record_decision(
+        ws, source_id, record_id, decision, known=records.ids(), reviewer=reviewer, note=note, value=value
+    )
     payload = {"ok": True, "recorded": added, "review_status": entry.status, "entry": entry.to_dict()}
     verb = "recorded" if added else "already recorded"
     human = f"{source_id} {record_id}: {decision} {verb}; review status now '{entry.status}'"
-    if added and any(r["id"] == record_id for r in before):
+    if added and record_id in before:
         human += f" (first decision on it; {len(before) - 1} record(s) of {source_id} left to review)"
     emit_result(as_json, payload, human)
 

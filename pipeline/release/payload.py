@@ -20,7 +20,7 @@ from typing import Any
 from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
 from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
-from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
+from pipeline.reviews import RECORD, ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
 from pipeline.selection import Selection
 from pipeline.settings import Settings
 from pipeline.state import StageState, source_status
@@ -65,7 +65,7 @@ class SourcePlan:
             "audited": self.records.origin == AUDITED,
             "findings": count_findings(self.findings_path),
             "reviews": len(self.reviews),
-            "orphan_reviews": sum(1 for e in self.reviews if e.record_id not in ids),
+            "orphan_reviews": sum(1 for e in self.reviews if e.kind == RECORD and e.target not in ids),
             "review_status": dict(sorted(Counter(r["review_status"] for r in released).items())),
             "pdf": self.pdf_path is not None,
         }

@@ -1,0 +1,36 @@
+"""A finding's table cropped from its page at full resolution, its cells outlined; rendered once, then cached.
+
+The cache file is named by a hash of everything the picture depends on (the PDF's bytes, the table's place,
+the outlined cells and the scale), so a re-extracted table or a new finding never shows a stale picture.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from pipeline.audit.render import CellMark, render_table
+from pipeline.model import Table
+from pipeline.store import write_bytes
+
+CROP_SCALE = 4.0  # 288 dpi: full resolution for zooming in on superscripts
+CROPS_FOLDER = "crops"
+
+
+def crop_key(pdf_sha256: str, table: Table, marks: list[CellMark], scale: float) -> str:
+    parts = [pdf_sha256, table.page, list(table.bbox), [[list(m.bbox), m.severity, m.label] for m in marks], scale]
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def cached_crop(
+    cache_dir: Path, pdf_path: Path, pdf_sha256: str, table: Table, marks: list[CellMark], scale: float = CROP_SCALE
+) -> bytes | None:
+    """PNG bytes of the crop, from ``cache_dir`` when rendered before; None when the table cannot be placed."""
+    path = cache_dir / f"{crop_key(pdf_sha256, table, marks, scale)}.png"
+    if path.is_file():
+        return path.read_bytes()
+    image = render_table(pdf_path, table, marks, scale)
+    if image is not None:
+        write_bytes(path, image)
+    return image
