@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from pipeline.audit.render import CellMark, render_table
@@ -16,11 +17,22 @@ from pipeline.store import write_bytes
 
 CROP_SCALE = 4.0  # 288 dpi: full resolution for zooming in on superscripts
 CROPS_FOLDER = "crops"
+CAPTION_ROOM = 30.0  # points towards the caption: about two lines of it
 
 
 def crop_key(pdf_sha256: str, table: Table, marks: list[CellMark], scale: float) -> str:
     parts = [pdf_sha256, table.page, list(table.bbox), [[list(m.bbox), m.severity, m.label] for m in marks], scale]
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def with_caption_room(table: Table) -> Table:
+    """The table with its box grown towards its caption, so the crop shows the caption rather than cutting it."""
+    x0, top, x1, bottom = table.bbox
+    if table.caption_position == "above":
+        top = max(top - CAPTION_ROOM, 0.0)
+    elif table.caption_position == "below":
+        bottom += CAPTION_ROOM
+    return replace(table, bbox=(x0, top, x1, bottom))
 
 
 def cached_crop(
@@ -30,7 +42,7 @@ def cached_crop(
     path = cache_dir / f"{crop_key(pdf_sha256, table, marks, scale)}.png"
     if path.is_file():
         return path.read_bytes()
-    image = render_table(pdf_path, table, marks, scale)
+    image = render_table(pdf_path, with_caption_room(table), marks, scale)
     if image is not None:
         write_bytes(path, image)
     return image

@@ -4,7 +4,7 @@
 const params = new URLSearchParams(location.search);
 if (params.get("token")) {
   sessionStorage.setItem("litaudit-token", params.get("token"));
-  history.replaceState(null, "", location.pathname + location.hash);  // keep the token out of the address bar
+  window.history.replaceState(null, "", location.pathname + location.hash);  // keep the token out of the address bar
 }
 const TOKEN = sessionStorage.getItem("litaudit-token") || "";
 const view = document.getElementById("view");
@@ -41,7 +41,13 @@ async function getJSON(path) {
 }
 
 const sev = (s) => el("span", { class: "sev " + s }, s);
-const fmt = (x) => (x === null || x === undefined ? "–" : typeof x === "number" ? String(Math.round(x * 1000) / 1000) : String(x));
+function fmt(x) {
+  if (x === null || x === undefined || x === "") return "–";
+  if (typeof x === "number") return String(Math.round(x * 1000) / 1000);
+  if (typeof x !== "object") return String(x);
+  const said = [x.computation, x.printed, x.interval && `interval ${x.interval}`].filter(Boolean);
+  return said.length ? said.join(" · ") : JSON.stringify(x);
+}
 const q = (obj) => new URLSearchParams(obj).toString();
 
 // ---- the queue ---------------------------------------------------------------------------------------------
@@ -92,7 +98,7 @@ function openCurrent() {
 }
 
 // ---- the finding view ----------------------------------------------------------------------------------------
-function history(entries) {
+function decisionList(entries) {
   if (!entries.length) return el("p", { class: "empty" }, "No decisions yet.");
   return el("ul", { class: "history" }, entries.map((e) =>
     el("li", {}, `${e.date} ${e.reviewer}: ${e.decision}${e.value !== null ? " → " + e.value : ""} on ${e.record_id || e.finding_id}`,
@@ -119,13 +125,21 @@ async function showFinding(source, id) {
   const crop = el("div", { class: "crop" });
   if (data.table) {
     const img = el("img", { alt: `page crop of ${data.table.title}`, src: "/api/crop?" + q({ source, id }) });
-    img.addEventListener("click", () => crop.classList.toggle("zoomed"));
+    img.addEventListener("load", () => { img.style.width = img.naturalWidth / 2 + "px"; });  // rendered at 2x: 144 dpi
+    img.addEventListener("click", () => {
+      crop.classList.toggle("zoomed");
+      img.style.width = img.naturalWidth / (crop.classList.contains("zoomed") ? 1 : 2) + "px";
+    });
     crop.append(img);
   } else crop.append(el("p", { class: "empty" }, "This finding is about the whole paper: no table to crop."));
   view.replaceChildren(
     el("p", {}, el("a", { href: "#/" }, "← queue")),
     el("h1", {}, sev(f.severity), " ", f.check, " — ", f.table_label || "whole paper", " ", el("span", { class: "status" }, f.status)),
     el("p", { class: "message" }, f.message),
+    el("p", { class: "actions" },
+      el("button", { onclick: () => ask("accept") }, "Accept (a)"), " ",
+      el("button", { onclick: () => ask("dismiss") }, "Dismiss (d)"), " ",
+      el("button", { onclick: () => ask("correct") }, "Correct the value (c)")),
     el("div", { class: "detail" },
       el("div", {}, el("div", { class: "panel" }, el("h2", {}, "Page (click to zoom)"), crop),
         data.table ? el("div", { class: "panel" }, el("h2", {}, `Extracted grid: ${data.table.title}, page ${data.table.page}`), grid(data.table.grid)) : null),
@@ -141,11 +155,7 @@ async function showFinding(source, id) {
         el("div", { class: "panel" }, el("h2", {}, "Records it touches"),
           data.records.length ? el("ul", {}, data.records.map((r) => el("li", {}, recordLink(source, r), ` printed ${r.printed} · ${r.status}`)))
             : el("p", { class: "empty" }, "none")),
-        el("div", { class: "panel" }, el("h2", {}, "Earlier decisions"), history(data.history)),
-        el("div", { class: "panel" },
-          el("button", { onclick: () => ask("accept") }, "Accept (a)"), " ",
-          el("button", { onclick: () => ask("dismiss") }, "Dismiss (d)"), " ",
-          el("button", { onclick: () => ask("correct") }, "Correct value (c)")))));
+        el("div", { class: "panel" }, el("h2", {}, "Earlier decisions"), decisionList(data.history)))));
 }
 
 // ---- the record view -----------------------------------------------------------------------------------------
@@ -158,16 +168,16 @@ async function showRecord(source, id) {
   view.replaceChildren(
     el("p", {}, el("a", { href: "#/records" }, "← records")),
     el("h1", {}, "Record ", el("code", {}, r.id)),
+    el("p", { class: "actions" },
+      el("button", { onclick: () => ask("accept") }, "Accept (a)"), " ",
+      el("button", { onclick: () => ask("reject") }, "Reject (r)"), " ",
+      el("button", { onclick: () => ask("correct") }, "Correct the value (c)")),
     el("div", { class: "panel" }, el("dl", { class: "facts" }, facts.flat())),
     el("div", { class: "panel" }, el("h2", {}, "Findings on it"),
       data.findings.length ? el("ul", {}, data.findings.map((f) => el("li", {},
         el("a", { href: `#/finding/${encodeURIComponent(source)}/${encodeURIComponent(f.id)}` }, f.check), " ", sev(f.severity), " ", f.message)))
         : el("p", { class: "empty" }, "none")),
-    el("div", { class: "panel" }, el("h2", {}, "Earlier decisions"), history(data.history)),
-    el("div", { class: "panel" },
-      el("button", { onclick: () => ask("accept") }, "Accept (a)"), " ",
-      el("button", { onclick: () => ask("reject") }, "Reject (r)"), " ",
-      el("button", { onclick: () => ask("correct") }, "Correct value (c)")));
+    el("div", { class: "panel" }, el("h2", {}, "Earlier decisions"), decisionList(data.history)));
 }
 
 async function showRecords() {
