@@ -23,6 +23,7 @@ from pipeline.store import Workspace
 
 SID = "local:demo"
 FOLDER = "local_demo"
+BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
 FIRST_LINE = re.compile(r"^http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{20,})$")
 
 
@@ -268,3 +269,68 @@ def test_an_edited_log_is_a_409_naming_file_and_line(server: Server) -> None:
         assert refused.status_code == 409
     finally:
         path.write_text(original)
+
+
+@pytest.fixture
+def browser_page(built: Path, tmp_path: Path) -> Iterator[tuple[Server, object]]:
+    if BROWSER is None:
+        pytest.skip("no Chromium installed (Debian package 'chromium')")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+    root = tmp_path / "ws"
+    shutil.copytree(built, root)
+    for served in start(root):
+        with sync_api.sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(f"{served.base}/?token={served.token}")
+            try:
+                yield served, page
+            finally:
+                browser.close()
+
+
+def test_the_queue_is_driven_by_the_keyboard_in_a_real_browser(browser_page: tuple[Server, object]) -> None:
+    server, page = browser_page
+    page.wait_for_selector("table.queue tbody tr.current")  # type: ignore[attr-defined]
+    rows = findings(server, status="open")
+    page.fill("#reviewer", "ann")  # type: ignore[attr-defined]
+    page.click("h1")  # type: ignore[attr-defined]  # leave the name box so the keys reach the queue
+    page.keyboard.press("j")  # type: ignore[attr-defined]
+    assert page.get_attribute("table.queue tr.current", "data-id") == rows[1]["id"]  # type: ignore[attr-defined]
+    page.keyboard.press("a")  # type: ignore[attr-defined]
+    page.keyboard.type("the cell really is misprinted")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("#flash:has-text('accepted')")  # type: ignore[attr-defined]
+    page.keyboard.press("d")  # type: ignore[attr-defined]  # the queue reloads: the next open finding is current
+    page.keyboard.type("rounding, not an error")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("#flash:has-text('dismissed')")  # type: ignore[attr-defined]
+    mean = next(f for f in rows if f["check"] == "aggregate-row" and f["severity"] == "error")
+    page.goto(f"{server.base}/#/finding/local%3Ademo/{mean['id'].replace(':', '%3A')}")  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector(".crop img")  # type: ignore[attr-defined]
+    page.keyboard.press("c")  # type: ignore[attr-defined]  # correct the value of the record the finding touches
+    page.keyboard.type("0.745")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.keyboard.type("mean recomputed")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("#flash:has-text('corrected')")  # type: ignore[attr-defined]
+    entries = read_reviews(reviews_path(server.ws, SID))
+    assert [(e.kind, e.decision, e.note, e.reviewer) for e in entries] == [
+        ("finding", "accept", "the cell really is misprinted", "ann"),
+        ("finding", "dismiss", "rounding, not an error", "ann"),
+        ("record", "correct", "mean recomputed", "ann"),
+    ]
+    assert [entries[0].target, entries[1].target] == [rows[1]["id"], rows[2]["id"]]  # j, then the next open one
+    touched = server.get("/api/finding", source=SID, id=mean["id"]).json()["records"]
+    assert entries[2].target == touched[0]["id"] and entries[2].value == 0.745
+    page.goto(f"{server.base}/")  # type: ignore[attr-defined]
+    page.select_option("select[data-filter=status]", "accepted")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"tr[data-id='{rows[1]['id']}']")  # type: ignore[attr-defined]  # persisted
+    cli = CliRunner().invoke(main, ["--root", str(server.ws.root), "review", SID, entries[2].target, "--accept"])
+    assert cli.exit_code == 2  # no reviewer given: refused, nothing appended
+    cli = CliRunner().invoke(
+        main, ["--root", str(server.ws.root), "review", SID, entries[2].target, "--accept", "--reviewer", "bob"]
+    )
+    assert cli.exit_code == 0, cli.output
+    assert len(read_reviews(reviews_path(server.ws, SID))) == 4

@@ -243,9 +243,9 @@ form.addEventListener("submit", async (event) => {
   });
   const result = await response.json();
   if (!response.ok) { flash(result.error, true); return; }
-  flash(`${p.id}: ${result.status}${result.recorded ? "" : " (already recorded)"}`);
   closeForm();
-  route();
+  await route();  // the view shows the decision before the flash says it is done
+  flash(`${p.id}: ${result.status}${result.recorded ? "" : " (already recorded)"}`);
 });
 document.getElementById("decide-cancel").addEventListener("click", closeForm);
 reason.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); } });
