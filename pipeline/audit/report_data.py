@@ -58,7 +58,11 @@ class CheckStatus:
     summary: str
     status: str  # "ran" | "skipped"
     reason: str = ""
-    found: int = 0
+    raised: dict[str, int] = field(default_factory=dict)  # severity -> findings of the check at that severity
+
+    def raised_text(self) -> str:
+        """The severities its findings actually carry ("1 warning"), which can differ from the default."""
+        return ", ".join(f"{n} {severity}" for severity, n in self.raised.items()) or "0"
 
 
 @dataclass

@@ -12,10 +12,10 @@ def render_markdown(report: Report) -> str:
     lines = [f"# Audit of {report.source_id}", "", f"Source SHA-256: `{report.source_sha256}`", ""]
     counts = ", ".join(f"{n} {severity}" for severity, n in report.counts.items())
     lines += [f"**Findings:** {counts} (counted over the findings listed below).", ""]
-    lines += ["| check | severity | status | findings |", "|---|---|---|---|"]
+    lines += ["| check | default severity | status | findings raised |", "|---|---|---|---|"]
     for check in report.checks:
         status = check.status if check.status == "ran" else f"skipped: {check.reason}"
-        lines.append(f"| {check.id} | {check.severity} | {_cell(status)} | {check.found} |")
+        lines.append(f"| {check.id} | {check.severity} | {_cell(status)} | {check.raised_text()} |")
     lines.append("")
     lines += [f"- {note}" for note in report.notes]
     if report.notes:

@@ -64,7 +64,7 @@ def _statuses(checked: CheckRun, findings: list[Finding]) -> list[CheckStatus]:
             check.summary,
             "ran" if check.id in checked.ran else "skipped",
             checked.skipped.get(check.id, ""),
-            sum(f.check == check.id for f in findings),
+            {s: n for s in SEVERITIES if (n := sum(f.check == check.id and f.severity == s for f in findings))},
         )
         for check in CHECKS
     ]
