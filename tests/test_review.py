@@ -21,6 +21,7 @@ from pipeline.reviews import (
 from pipeline.store import Workspace
 
 SID = "arxiv:2401.00001"
+FINDING_ID = f"{SID}:bold-not-best:1"  # the one finding the sample paper carries
 
 
 @pytest.fixture
@@ -124,13 +125,14 @@ def test_pending_lists_what_still_needs_a_decision(invoke, workspace, record_ids
     assert result.exit_code == 0
     payload = json_out(result)
     assert payload["counts"] == {
-        SID: {"records": 12, "pending": 10},
-        "arxiv:2401.00002": {"records": 12, "pending": 12},
+        SID: {"records": 12, "pending": 10, "findings": 1, "findings_pending": 1},
+        "arxiv:2401.00002": {"records": 12, "pending": 12, "findings": 0, "findings_pending": 0},
     }
-    pending_ids = {row["record_id"] for row in payload["pending"] if row["source_id"] == SID}
+    pending_ids = {row["record_id"] for row in payload["pending"] if row["source_id"] == SID and "record_id" in row}
     assert pending_ids == set(record_ids[2:])
+    assert [row["finding_id"] for row in payload["pending"] if "finding_id" in row] == [FINDING_ID]
     text = invoke("review", "--pending", SID)
-    assert text.stdout.splitlines()[0] == f"{SID}: 10 of 12 records need a decision"
+    assert text.stdout.splitlines()[0] == f"{SID}: 10 of 12 records need a decision; 1 of 1 findings"
     assert "arxiv:2401.00002" not in text.stdout
 
 
@@ -197,3 +199,18 @@ def test_concurrent_reviewers_keep_one_chain(workspace, record_ids) -> None:
         thread.join()
     entries = read_reviews(reviews_path(workspace, SID))
     assert sorted(e.target for e in entries) == sorted(record_ids[:8])
+
+
+def test_findings_are_accepted_or_dismissed_with_their_reason(invoke, workspace, record_ids) -> None:
+    refused = invoke("review", SID, FINDING_ID, "--reject", "--reviewer", "ann")
+    assert refused.exit_code == 2
+    assert "decision 'reject' on a finding: expected one of accept, dismiss" in refused.stderr
+    assert invoke("review", SID, record_ids[0], "--dismiss", "--reviewer", "ann").exit_code == 2  # records: no
+    result = invoke("review", SID, FINDING_ID, "--dismiss", "--note", "bold marks a tie", "--reviewer", "ann", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json_out(result)["review_status"] == "dismissed"
+    (entry,) = log_lines(workspace)
+    assert (entry["finding_id"], entry["decision"], entry["note"]) == (FINDING_ID, "dismiss", "bold marks a tie")
+    assert "record_id" not in entry
+    pending = json_out(invoke("review", "--pending", SID, "--json"))
+    assert pending["counts"][SID]["findings_pending"] == 0

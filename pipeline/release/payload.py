@@ -24,7 +24,7 @@ from pipeline.reviews import RECORD, ReviewEntry, apply_review, latest_decisions
 from pipeline.selection import Selection
 from pipeline.settings import Settings
 from pipeline.state import StageState, source_status
-from pipeline.store import Workspace, jsonl_text, read_json, read_source_record, safe_id
+from pipeline.store import Workspace, jsonl_text, read_findings, read_source_record, safe_id
 
 Content = bytes | Path  # bytes to write, or a workspace file to copy as is
 
@@ -90,12 +90,7 @@ class Payload:
 
 
 def count_findings(path: Path | None) -> int:
-    """Findings in a findings.json: a list of findings, or an object holding one under "findings"."""
-    if path is None:
-        return 0
-    data = read_json(path)
-    items = data.get("findings", []) if isinstance(data, dict) else data
-    return len(items) if isinstance(items, list) else 0
+    return len(read_findings(path)) if path is not None else 0
 
 
 def _stage_problem(source_id: str, state: StageState) -> str:

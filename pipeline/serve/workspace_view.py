@@ -17,7 +17,7 @@ from pipeline.errors import BadInputError
 from pipeline.model import Table
 from pipeline.release.records import read_records, records_path
 from pipeline.reviews import FINDING, RECORD, ReviewEntry, latest_decisions, read_reviews, reviews_path
-from pipeline.store import Workspace, read_json
+from pipeline.store import Workspace, read_findings
 
 OPEN = "open"
 
@@ -46,8 +46,7 @@ def known_source(ws: Workspace, source_id: str) -> str:
 def read_source(ws: Workspace, source_id: str) -> SourceView:
     source_id = known_source(ws, source_id)
     reviews = read_reviews(reviews_path(ws, source_id))
-    path = ws.audits_dir(source_id) / "findings.json"
-    findings = read_json(path).get("findings", []) if path.is_file() else []
+    findings = read_findings(ws.audits_dir(source_id) / "findings.json")
     records = read_records(ws, source_id).rows if records_path(ws, source_id) else []
     return SourceView(
         source_id,
