@@ -33,7 +33,7 @@ from pipeline.serve.workspace_view import (
     read_source,
     table_of,
 )
-from pipeline.store import Workspace, read_json
+from pipeline.store import Workspace, read_source_record
 
 TOKEN_HEADER = "X-Litaudit-Token"
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
@@ -166,9 +166,9 @@ class Workbench:
             for row, col in flagged_cells(table, finding)
             if (cell := table.cell_at(row, col)) is not None and cell.bbox is not None
         ]
-        audits = self.ws.audits_dir(source_id)
-        sha = read_json(audits / "findings.json")["source"]["sha256"]
-        image = cached_crop(audits / CROPS_FOLDER, self.ws.pdf_path(source_id), sha, table, marks)
+        sha = str(read_source_record(self.ws.source_record_path(source_id)).get("sha256", ""))
+        crops = self.ws.audits_dir(source_id) / CROPS_FOLDER
+        image = cached_crop(crops, self.ws.pdf_path(source_id), sha, table, marks)
         if image is None:
             return JSONResponse({"error": "the table cannot be placed on its page"}, status_code=404)
         return Response(image, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})

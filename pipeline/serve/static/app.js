@@ -113,6 +113,11 @@ function grid(rows) {
     }, c.text))))));
 }
 
+function cellList(cells) {
+  if (cells.length <= 4) return cells.join("; ") || "–";
+  return el("details", {}, el("summary", {}, `${cells.slice(0, 2).join("; ")} and ${cells.length - 2} more`), cells.join("; "));
+}
+
 function recordLink(source, r) {
   return el("a", { href: `#/record/${encodeURIComponent(source)}/${encodeURIComponent(r.id)}` }, r.locator_readable || r.id);
 }
@@ -150,7 +155,7 @@ async function showFinding(source, id) {
             el("dt", {}, "tolerance"), el("dd", {}, fmt(f.tolerance)), el("dt", {}, "certainty"), el("dd", {}, f.certainty || "–"),
             el("dt", {}, "why not surer"), el("dd", {}, f.reason || "–"),
             el("dt", {}, "extraction confidence"), el("dd", {}, fmt(f.confidence)),
-            el("dt", {}, "cells"), el("dd", {}, (f.locators_readable || []).join("; ") || "–")),
+            el("dt", {}, "cells"), el("dd", {}, cellList(f.locators_readable || []))),
           computations.length ? el("ul", {}, computations) : null),
         el("div", { class: "panel" }, el("h2", {}, "Records it touches"),
           data.records.length ? el("ul", {}, data.records.map((r) => el("li", {}, recordLink(source, r), ` printed ${r.printed} · ${r.status}`)))
