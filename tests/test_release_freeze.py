@@ -108,7 +108,12 @@ def test_reviews_are_applied_and_the_log_is_released(invoke, workspace, papers) 
     record_decision(workspace, sid, ids[0], "accept", known=known, reviewer="ann")
     record_decision(workspace, sid, ids[1], "correct", known=known, value=0.123, reviewer="ann", note="misprint")
     record_decision(workspace, sid, ids[2], "reject", known=known, reviewer="bob")
+    finding = f"{sid}:bold-not-best:1"  # the sample paper's one finding
+    record_decision(workspace, sid, finding, "dismiss", known={finding}, kind="finding", reviewer="bob", note="a tie")
+    human = invoke("freeze", "--date", DATE)
+    assert "undecided: 21 records, 1 findings" in human.stdout  # the other paper's finding is still open
     out = freeze_ok(invoke)
+    assert out["counts"]["findings"] == 2 and out["counts"]["findings_undecided"] == 1
     folder = Path(out["path"]) / "data/sources/arxiv_2401.00001"
     rows = {r["id"]: r for r in map(json.loads, (folder / "records.jsonl").read_text().splitlines())}
     assert rows[ids[0]]["review_status"] == "source checked"

@@ -15,7 +15,7 @@ from pipeline.release.freeze import FreezeOptions, today_utc
 from pipeline.release.freeze import freeze as freeze_release
 from pipeline.release.records import read_records, records_path
 from pipeline.release.verify import verify_bag
-from pipeline.reviews import FINDING, RECORD, read_reviews, record_decision, reviews_path, undecided
+from pipeline.reviews import CATALOGUED, FINDING, RECORD, read_reviews, record_decision, reviews_path, undecided
 from pipeline.selection import resolve_sources
 from pipeline.store import Workspace, read_findings
 
@@ -163,6 +163,7 @@ def freeze(ctx: click.Context, source_ids: tuple[str, ...], with_pdfs: bool, day
     lines = [
         f"{result.release_id}: {state} (sources {c['sources']}, records {c['records']}, findings {c['findings']}, "
         f"review decisions {c['reviews']}, PDFs {c['pdfs']})",
+        f"undecided: {c['review_status'].get(CATALOGUED, 0)} records, {c['findings_undecided']} findings",
         f"folder:  {result.path}",
         f"archive: {result.archive}",
         *(f"note: {n}" for n in result.notes),

@@ -20,7 +20,16 @@ from typing import Any
 from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
 from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
-from pipeline.reviews import RECORD, ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
+from pipeline.reviews import (
+    FINDING,
+    RECORD,
+    ReviewEntry,
+    apply_review,
+    latest_decisions,
+    read_reviews,
+    reviews_path,
+    undecided,
+)
 from pipeline.selection import Selection
 from pipeline.settings import Settings
 from pipeline.state import StageState, source_status
@@ -55,6 +64,7 @@ class SourcePlan:
 
     def summary(self, released: list[dict[str, Any]]) -> dict[str, Any]:
         ids = self.records.ids()
+        findings = [f["id"] for f in read_findings(self.findings_path)] if self.findings_path else []
         return {
             "id": self.source["id"],
             "folder": self.folder,
@@ -63,7 +73,8 @@ class SourcePlan:
             "records": len(released),
             "records_from": self.records.relpath,
             "audited": self.records.origin == AUDITED,
-            "findings": count_findings(self.findings_path),
+            "findings": len(findings),
+            "findings_undecided": len(undecided(findings, self.reviews, FINDING)),
             "reviews": len(self.reviews),
             "orphan_reviews": sum(1 for e in self.reviews if e.kind == RECORD and e.target not in ids),
             "review_status": dict(sorted(Counter(r["review_status"] for r in released).items())),
@@ -87,10 +98,6 @@ class Payload:
                 shutil.copyfile(content, target)
             else:
                 target.write_bytes(content)
-
-
-def count_findings(path: Path | None) -> int:
-    return len(read_findings(path)) if path is not None else 0
 
 
 def _stage_problem(source_id: str, state: StageState) -> str:
@@ -183,6 +190,7 @@ def release_counts(payload: Payload) -> dict[str, Any]:
         "sources": len(payload.sources),
         "records": sum(s["records"] for s in payload.sources),
         "findings": sum(s["findings"] for s in payload.sources),
+        "findings_undecided": sum(s["findings_undecided"] for s in payload.sources),
         "reviews": sum(s["reviews"] for s in payload.sources),
         "pdfs": sum(s["pdf"] for s in payload.sources),
         "catalogue_files": sum(1 for rel in payload.files if rel.startswith("config/catalogue/")),
