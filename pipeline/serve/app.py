@@ -24,6 +24,7 @@ from pipeline.errors import BadInputError, LitauditError
 from pipeline.reviews import FINDING, RECORD, ReviewChainError, record_decision
 from pipeline.serve.crops import CROPS_FOLDER, cached_crop
 from pipeline.serve.workspace_view import (
+    SourceView,
     UnknownSourceError,
     all_sources,
     filter_findings,
@@ -89,9 +90,14 @@ class Workbench:
     def sources(self, request: Request) -> JSONResponse:
         return JSONResponse({"sources": self.ws.scan_sources().ids})
 
+    def _views(self, request: Request) -> list[SourceView]:
+        """The source the request names (?source=ID), or every source."""
+        source = request.query_params.get("source")
+        return [read_source(self.ws, source)] if source else all_sources(self.ws)
+
     def findings(self, request: Request) -> JSONResponse:
         try:
-            views = [read_source(self.ws, s)] if (s := request.query_params.get("source")) else all_sources(self.ws)
+            views = self._views(request)
         except LitauditError as exc:
             return _error(exc)
         rows = filter_findings([f for v in views for f in v.findings], dict(request.query_params))
@@ -99,7 +105,7 @@ class Workbench:
 
     def records(self, request: Request) -> JSONResponse:
         try:
-            views = [read_source(self.ws, s)] if (s := request.query_params.get("source")) else all_sources(self.ws)
+            views = self._views(request)
         except LitauditError as exc:
             return _error(exc)
         status = request.query_params.get("status")
