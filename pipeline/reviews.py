@@ -14,12 +14,13 @@ import json
 import math
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pipeline.clock import utc_now
 from pipeline.errors import EXIT_PROBLEMS, BadInputError, LitauditError
+from pipeline.model import Finding
 from pipeline.store import Workspace, jsonl_text, sha256_bytes, write_text
 
 REVIEWS_FILE = "reviews.jsonl"
@@ -166,6 +167,18 @@ def read_reviews(path: Path) -> list[ReviewEntry]:
 def latest_decisions(entries: list[ReviewEntry], kind: str = RECORD) -> dict[str, ReviewEntry]:
     """Each record's (or finding's) effective decision: its latest entry."""
     return {entry.target: entry for entry in entries if entry.kind == kind}
+
+
+def reviewed(finding: Finding, entry: ReviewEntry | None) -> Finding:
+    """The finding with its latest decision in ``details["review"]``: an accepted one becomes a limitation of the
+    records it concerns (whatever its severity), a dismissed one keeps its reason and limits nothing."""
+    if entry is None:
+        return finding
+    review = {k: getattr(entry, k) for k in ("decision", "reviewer", "date", "note", "sha256")}
+    details = {**finding.details, "review": review}
+    if entry.decision == "accept":
+        details["limitation"] = True
+    return replace(finding, details=details)
 
 
 def reviews_path(ws: Workspace, source_id: str) -> Path:

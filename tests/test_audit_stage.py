@@ -176,3 +176,24 @@ def test_every_finding_states_its_certainty_and_the_reports_show_it(demo_root: P
     assert all(f["reason"] for f in weaker)
     report = (demo_root / "audits" / FOLDER / "report.md").read_text()
     assert "certainty: proved" in report and "certainty: likely: " in report
+
+
+def test_decisions_on_findings_reach_the_limitations(copy_root: Path) -> None:
+    folder = copy_root / "audits" / FOLDER
+    findings = json.loads((folder / "findings.json").read_text())["findings"]
+    broken = next(f for f in findings if f["check"] == "aggregate-row" and f["severity"] == "error")
+    fine = next(f for f in findings if f["check"] == "aggregate-row" and f["severity"] == "info" and f["record_ids"])
+    ws, known = Workspace(copy_root), {f["id"] for f in findings}
+    record_decision(ws, SID, broken["id"], "dismiss", known=known, kind="finding", reviewer="ana", note="a misprint")
+    record_decision(ws, SID, fine["id"], "accept", known=known, kind="finding", reviewer="ana")
+    assert litaudit(copy_root, "audit", SID).exit_code == 1  # reviews.jsonl is an input: the audit re-runs
+    records = {r["id"]: r for r in map(json.loads, (folder / "records.jsonl").read_text().splitlines())}
+    assert not any(broken["id"] in limit for r in records.values() for limit in r["limitations"])
+    assert all(any(fine["id"] in limit for limit in records[rid]["limitations"]) for rid in fine["record_ids"])
+    assert all(broken["id"] in records[rid]["findings"] for rid in broken["record_ids"])  # still linked
+    limitations = json.loads((folder / "source_record.json").read_text())["limitations"]
+    assert not any("0.757" in text for text in limitations)  # the dismissed mean is no limitation of the paper
+    md = (folder / "report.md").read_text()
+    assert "   - review: dismissed by ana (" in md and "): a misprint" in md
+    rewritten = json.loads((folder / "findings.json").read_text())["findings"]
+    assert next(f for f in rewritten if f["id"] == broken["id"])["details"]["review"]["note"] == "a misprint"

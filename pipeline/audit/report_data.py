@@ -11,7 +11,7 @@ from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import record_position, table_key_of
 from pipeline.audit.findings import SEVERITY_ORDER
 from pipeline.model import Finding, Record, Table
-from pipeline.reviews import ReviewEntry
+from pipeline.reviews import FINDING, STATUS_AFTER, ReviewEntry
 
 _LOCATOR = re.compile(r":(?P<table>[^:]+):r(?P<row>\d+):c(?P<col>\d+)$")
 
@@ -169,6 +169,15 @@ def plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(plain(v) for v in value)
     return str(value)
+
+
+def review_of(finding: Finding) -> str:
+    """The reviewer's latest decision on the finding, in words; empty when undecided."""
+    review = finding.details.get("review")
+    if not review:
+        return ""
+    note = f": {review['note']}" if review.get("note") else ""
+    return f"{STATUS_AFTER[FINDING][review['decision']]} by {review['reviewer']} ({review['date']}){note}"
 
 
 def certainty(finding: Finding) -> str:

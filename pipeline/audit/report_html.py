@@ -10,7 +10,7 @@ import base64
 from html import escape
 from importlib import resources
 
-from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain
+from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain, review_of
 
 
 def render_html(report: Report) -> str:
@@ -125,6 +125,8 @@ def _findings(items: list[Numbered]) -> str:
                 evidence.append(f"<li>{name}: {escape(plain(value))}</li>")
         if certainty(f):
             evidence.insert(0, f"<li>certainty: {escape(certainty(f))}</li>")
+        if review_of(f):
+            evidence.insert(0, f"<li>review: {escape(review_of(f))}</li>")
         evidence += [
             f"<li>r{c['cell'][0]}c{c['cell'][1]}: {escape(c['computation'])}</li>"
             for c in f.details.get("computations", [])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain
+from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain, review_of
 
 _MARK = {"error": "!!", "warning": "!", "needs-check": "?", "info": "i"}
 _LISTED = 8  # record ids listed per finding; the records tables list every record with its findings
@@ -68,6 +68,8 @@ def _grid_cell(cell: GridCell) -> str:
 def _finding(item: Numbered) -> list[str]:
     f = item.finding
     lines = [f"{item.number}. **{f.severity}** `{f.check}` — {f.message}"]
+    if review_of(f):
+        lines.append(f"   - review: {review_of(f)}")
     if certainty(f):
         lines.append(f"   - certainty: {certainty(f)}")
     for readable, locator in zip(f.locators_readable, f.locators, strict=False):

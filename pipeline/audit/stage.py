@@ -21,7 +21,7 @@ from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
 from pipeline.emit.source_record import source_record
 from pipeline.model import Finding, Source
-from pipeline.reviews import latest_decisions, read_reviews, reviews_path
+from pipeline.reviews import FINDING, latest_decisions, read_reviews, reviewed, reviews_path
 from pipeline.settings import Settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_source_record, write_json, write_jsonl, write_text
@@ -31,9 +31,12 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     loaded = load_inputs(ws, source_id)
     inp = loaded.audit
     checked = run_checks(inp)
-    records, findings = attach_findings(inp.records or [], checked.findings)
+    entries = read_reviews(reviews_path(ws, source_id))
+    on_findings = latest_decisions(entries, FINDING)
+    findings = [reviewed(f, on_findings.get(f.id)) for f in checked.findings]
+    records, findings = attach_findings(inp.records or [], findings)
     folder = ws.audits_dir(source_id)
-    decisions = latest_decisions(read_reviews(reviews_path(ws, source_id)))
+    decisions = latest_decisions(entries)
     statuses = _statuses(checked, findings)
     report = build_report(
         source_id, inp.source_sha256, inp.tables, findings, records, decisions, statuses, loaded.notes
