@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-faults bench-scale bench-extract-speed bench-report-size clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed bench-report-size clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,9 @@ bench-audit-real: $(VENV)/.installed
 
 bench-probe: $(VENV)/.installed
 	$(PY) benchmarks/bench_probe.py
+
+bench-reproduce: $(VENV)/.installed
+	$(PY) benchmarks/bench_reproduce.py
 
 bench-extract-speed: $(VENV)/.installed
 	$(PY) benchmarks/bench_extract_speed.py

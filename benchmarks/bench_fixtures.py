@@ -14,17 +14,11 @@ import time
 from functools import partial
 from pathlib import Path
 
+import testpapers  # noqa: F401  (puts tests/ on the path for the typeset test papers)
+from papers import EXTRA_FEATURE_PAPERS, FEATURE_PAPERS, render_side_by_side, render_unnamed_bold
+
 from pipeline.extract.document import extract_tables
-from pipeline.fixtures import (
-    EXTRA_FEATURE_PAPERS,
-    FEATURE_PAPERS,
-    PaperTruth,
-    demo_truth,
-    render_paper,
-    render_side_by_side,
-    render_unnamed_bold,
-    write_demo_paper,
-)
+from pipeline.fixtures import PaperTruth, demo_truth, render_paper, write_demo_paper
 
 
 def exact_tables(pdf: Path, truth: PaperTruth) -> tuple[int, int, float]:

@@ -20,10 +20,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import testpapers  # noqa: F401  (puts tests/ on the path for the typeset test papers)
 from click.testing import CliRunner
-
-from pipeline.cli import main
-from pipeline.fixtures.genbench_paper import (
+from papers.genbench_paper import (
     ExpectedValue,
     Key,
     Score,
@@ -31,6 +30,8 @@ from pipeline.fixtures.genbench_paper import (
     score_records,
     write_genbench_paper,
 )
+
+from pipeline.cli import main
 from pipeline.store import read_jsonl
 
 SID = "local:genbench-eval"

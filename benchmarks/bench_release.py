@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pipeline.release.records import read_records
+from pipeline.release.records import read_source_records
 from pipeline.release.sample import SamplePaper, add_paper, write_catalogue
 from pipeline.reviews import record_decision
 from pipeline.store import Workspace
@@ -51,7 +51,7 @@ def build_workspace(ws: Workspace, papers: int, pdf_kb: int, reviews: int) -> di
     for i in range(papers):
         sid = f"arxiv:2501.{i:05d}"
         records = add_paper(ws, SamplePaper(sid, seed=i, n_datasets=40, n_models=5, noise_kb=pdf_kb))
-        stored = read_records(ws, sid)
+        stored = read_source_records(ws, sid)
         for j, record in enumerate(records[:reviews]):
             decision = ("accept", "correct", "reject")[j % 3]
             record_decision(

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2
+import testpapers  # noqa: F401  (puts tests/ on the path for the typeset test papers)
+from papers.audit_papers import AUDIT_PAPERS, write_audit_paper
 
 from pipeline.fixtures import write_demo_paper
-from pipeline.fixtures.audit_papers import AUDIT_PAPERS, write_audit_paper
 
 EXECUTORS = {
     "serial": [],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import tempfile
 from collections.abc import Callable, Iterator
@@ -28,6 +29,7 @@ from pipeline.remote import run_detached
 from pipeline.runner import FAILED_JOB, SKIPPED, Job, JobResult, overall_exit, run_job
 from pipeline.selection import Selection, resolve_sources
 from pipeline.settings import EXECUTORS, Settings
+from pipeline.stage_settings import load_settings, parse_overrides, settings_class
 from pipeline.stages import FETCH, PIPELINE, STAGES, Stage, get_stage
 from pipeline.state import DONE, StageState, source_status
 from pipeline.store import Workspace
@@ -137,9 +139,30 @@ def report_results(
     raise SystemExit(code)
 
 
+set_option = click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a stage setting for this run (over config/<stage>.yaml); 'run' takes STAGE.KEY=VALUE.",
+)
+
+
+def with_overrides(settings: Settings, assignments: tuple[str, ...], stage: str | None) -> Settings:
+    """The settings with the ``--set`` values, each checked against its stage's settings before any work."""
+    if not assignments:
+        return settings
+    overrides = parse_overrides(assignments, stage)
+    config_dir = Workspace(settings.root).config_dir
+    for name in {item.partition(".")[0] for item in overrides}:  # values that only fail together fail now
+        load_settings(settings_class(name), config_dir, overrides)
+    return dataclasses.replace(settings, overrides=overrides)
+
+
 def stage_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The arguments every stage command takes."""
     fn = click.pass_context(handle_errors(locked(fn)))
+    fn = set_option(fn)
     fn = json_option(fn)
     fn = wait_option(fn)
     fn = click.option("--force", is_flag=True, help="Run again even when the outputs are up to date.")(fn)
@@ -148,9 +171,15 @@ def stage_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def run_stage_command(
-    ctx: click.Context, name: str, source_ids: tuple[str, ...], scale: ScaleOut, force: bool, as_json: bool
+    ctx: click.Context,
+    name: str,
+    source_ids: tuple[str, ...],
+    scale: ScaleOut,
+    force: bool,
+    as_json: bool,
+    assignments: tuple[str, ...] = (),
 ) -> tuple[Workspace, list[JobResult]]:
-    settings = settings_of(ctx)
+    settings = with_overrides(settings_of(ctx), assignments, name)
     ws = Workspace(settings.root)
     selection = resolve_sources(ws, source_ids)
     failures = failures_of(selection)
@@ -166,8 +195,15 @@ def report_failures(results: list[JobResult]) -> list[JobResult]:
 def stage_command(name: str) -> click.Command:
     @click.command(name=name, help=f"{get_stage(name).help}\n\nWith no SOURCE_ID, every fetched source.")
     @stage_options
-    def command(ctx: click.Context, source_ids: tuple[str, ...], scale: ScaleOut, force: bool, as_json: bool) -> None:
-        report_results(run_stage_command(ctx, name, source_ids, scale, force, as_json)[1], as_json)
+    def command(
+        ctx: click.Context,
+        source_ids: tuple[str, ...],
+        scale: ScaleOut,
+        force: bool,
+        as_json: bool,
+        assignments: tuple[str, ...],
+    ) -> None:
+        report_results(run_stage_command(ctx, name, source_ids, scale, force, as_json, assignments)[1], as_json)
 
     return command
 
@@ -181,9 +217,15 @@ audit = stage_command("audit")
 @click.option("--csv", "write_csv", is_flag=True, help="Also write extracted/<source>/records.csv for spreadsheets.")
 @stage_options
 def emit(
-    ctx: click.Context, source_ids: tuple[str, ...], scale: ScaleOut, force: bool, as_json: bool, write_csv: bool
+    ctx: click.Context,
+    source_ids: tuple[str, ...],
+    scale: ScaleOut,
+    force: bool,
+    as_json: bool,
+    write_csv: bool,
+    assignments: tuple[str, ...],
 ) -> None:
-    ws, results = run_stage_command(ctx, "emit", source_ids, scale, force, as_json)
+    ws, results = run_stage_command(ctx, "emit", source_ids, scale, force, as_json, assignments)
     csv_files = []
     if write_csv:
         from pipeline.emit.export_csv import write_records_csv
@@ -252,6 +294,7 @@ def fetch_listed(ws: Workspace, settings: Settings, source_ids: tuple[str, ...],
 @click.option("--offline", is_flag=True, help="Fetch nothing from the network; sources not fetched yet are skipped.")
 @click.option("--force", is_flag=True, help="Run every stage again even when up to date.")
 @scale_options
+@set_option
 @wait_option
 @json_option
 @click.pass_context
@@ -264,6 +307,7 @@ def run(
     offline: bool,
     force: bool,
     scale: ScaleOut,
+    assignments: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Run every stage in order, skipping what is up to date and redoing what is stale or modified.
@@ -271,7 +315,7 @@ def run(
     Sources listed in config/sources.yaml and not fetched yet are fetched first; a source that cannot be
     fetched is reported failed and every other source still goes through every stage.
     """
-    settings = settings_of(ctx)
+    settings = with_overrides(settings_of(ctx), assignments, None)
     ws = Workspace(settings.root)
     if demo:
         from pipeline import fetch as fetch_stage

@@ -301,6 +301,7 @@ class Record:
     mapping: dict[str, Any] = field(default_factory=dict)  # scores, reasons, alternatives, manual pins
     limitations: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)  # Finding ids
+    reproduction: dict[str, Any] | None = None  # verdict, value, interval (pipeline/reproductions.py)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

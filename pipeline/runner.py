@@ -14,6 +14,7 @@ from pipeline.errors import (
     internal_error_line,
 )
 from pipeline.settings import Settings
+from pipeline.stage_settings import recorded_settings
 from pipeline.stages import Stage, StageReport, upstream_of
 from pipeline.state import (
     DONE,
@@ -59,13 +60,15 @@ class Job:
 
 def _check_upstream(ws: Workspace, job: Job) -> StageState:
     """The stage's own state; raises when a stage it reads from is not done (its outputs are not to be trusted)."""
-    status = source_status(ws, job.source_id)
+    status = source_status(ws, job.source_id, overrides=job.settings.overrides)
     for up in upstream_of(job.stage):
         state = status.stages[up.name]
         if not state.done:
             files = f" ({', '.join(state.files)})" if state.files else ""
             raise UpstreamNotDoneError(f"{up.name} is {state.state}{files}: {state.reason}; run '{state.fix}' first")
-    return status.stages.get(job.stage.name) or own_state(ws, job.stage, job.source_id)
+    return status.stages.get(job.stage.name) or own_state(
+        ws, job.stage, job.source_id, overrides=job.settings.overrides
+    )
 
 
 def _skipped(ws: Workspace, job: Job) -> JobResult:
@@ -130,7 +133,8 @@ def conclude(ws: Workspace, job: Job, own: StageState, inputs: dict[str, str | N
         return _failed(ws, job, inputs, ran.error, ran.exit_code)
     report = ran.report
     try:
-        record_done(ws, job.stage, job.source_id, inputs, report.problems, report.summary)
+        settings = recorded_settings(ws.config_dir, job.stage.name, job.settings.overrides)
+        record_done(ws, job.stage, job.source_id, inputs, report.problems, report.summary, settings)
     except OSError as exc:
         return _failed(ws, job, inputs, f"{exc.filename or ''}: {exc.strerror or exc}", EXIT_INTERNAL)
     redone = f"redone: {', '.join(own.files)} {own.reason}" if own.state == MODIFIED else ""

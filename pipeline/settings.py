@@ -34,6 +34,7 @@ class Settings:
     jobs: int = 1
     executor: str = "local"  # "local" (this process or worker processes) or "dask"
     scheduler: str = ""  # a Dask scheduler address (tcp://HOST:PORT); implies the dask executor
+    overrides: tuple[str, ...] = ()  # "stage.key=value" from --set, over config/<stage>.yaml (stage_settings.py)
 
     def __post_init__(self) -> None:
         for name in ("arxiv_pdf_base", "arxiv_api_base"):
@@ -61,7 +62,7 @@ class Settings:
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             raw = env.get(f"LITAUDIT_{f.name.upper()}")
-            if raw is None:
+            if raw is None or f.name == "overrides":  # stage settings come from config/<stage>.yaml or --set
                 continue
             values[f.name] = _coerce(f.name, f.type, raw)
         values.update({k: v for k, v in overrides.items() if v is not None})
@@ -72,6 +73,7 @@ class Settings:
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["root"] = str(self.root)
+        data["overrides"] = list(self.overrides)
         return data
 
 

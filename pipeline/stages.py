@@ -94,6 +94,7 @@ STAGES: tuple[Stage, ...] = (
             "extracted/{sid}/records.jsonl",
             "config/catalogue/*.yaml",
             "audits/{sid}/reviews.jsonl",
+            "audits/{sid}/reproductions.jsonl",
         ),
         outputs=(
             "audits/{sid}/findings.json",

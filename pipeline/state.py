@@ -21,6 +21,7 @@ from typing import Any
 from pipeline import __version__
 from pipeline.clock import utc_now
 from pipeline.errors import LitauditError
+from pipeline.stage_settings import config_path, recorded_settings
 from pipeline.stages import FETCH, PIPELINE, Stage, upstream_of
 from pipeline.store import Workspace, read_json, read_source_record, safe_id, sha256_file, write_json
 
@@ -126,8 +127,9 @@ def record_done(
     inputs: dict[str, str | None],
     problems: int = 0,
     summary: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> None:
-    """What the stage read and wrote, hashed now that its outputs are in place."""
+    """What the stage read and wrote, hashed now that its outputs are in place, and the settings it ran with."""
     write_json(
         state_file(ws, stage, source_id),
         {
@@ -140,6 +142,7 @@ def record_done(
             "outputs": file_hashes(ws, source_id, stage.outputs),
             "problems": problems,
             "summary": summary or {},
+            **({"settings": settings} if settings is not None else {}),
         },
     )
 
@@ -208,8 +211,11 @@ def _fetch_without_record(ws: Workspace, source_id: str, digest: Digest) -> Stag
     return StageState(FETCH, DONE)
 
 
-def own_state(ws: Workspace, stage: Stage, source_id: str, digest: Digest = sha256_or_none) -> StageState:
-    """The stage judged on its own files, ignoring the stages it reads from."""
+def own_state(
+    ws: Workspace, stage: Stage, source_id: str, digest: Digest = sha256_or_none, overrides: tuple[str, ...] = ()
+) -> StageState:
+    """The stage judged on its own files and settings, ignoring the stages it reads from. ``overrides``: the
+    ``--set`` values of the command asking; without them the settings are those of config/<stage>.yaml."""
     fix = fix_command(stage, source_id)
     recorded = read_state(ws, stage, source_id)
     if recorded is None:
@@ -233,7 +239,29 @@ def own_state(ws: Workspace, stage: Stage, source_id: str, digest: Digest = sha2
     if current != previous:
         changed = tuple(sorted(k for k in set(current) | set(previous) if current.get(k) != previous.get(k)))
         return StageState(stage.name, STALE, "its inputs changed since it ran", changed, fix)
-    return StageState(stage.name, DONE)
+    return _settings_state(ws, stage, source_id, recorded, overrides) or StageState(stage.name, DONE)
+
+
+def _settings_state(
+    ws: Workspace, stage: Stage, source_id: str, recorded: dict[str, Any], overrides: tuple[str, ...]
+) -> StageState | None:
+    """Stale when the stage ran with other settings than those now in force."""
+    try:
+        current = recorded_settings(ws.config_dir, stage.name, overrides)
+    except LitauditError as exc:  # the stage will fail on it when it runs; the stages before it are not concerned
+        rel = relpath(ws, config_path(ws.config_dir, stage.name))
+        return StageState(
+            stage.name, STALE, f"its settings cannot be read: {exc}", (rel,), fix_command(stage, source_id)
+        )
+    if current is None:
+        return None
+    before = recorded.get("settings") or {}
+    changed = [f"{k} ran with {before.get(k)!r}, now {v!r}" for k, v in current.items() if before.get(k) != v]
+    if not changed:
+        return None
+    where = f"config/{stage.name}.yaml and --set" if overrides else f"config/{stage.name}.yaml (or the defaults)"
+    reason = f"its settings differ from {where}: {', '.join(changed)}"
+    return StageState(stage.name, STALE, reason, (), fix_command(stage, source_id))
 
 
 def _with_upstream(stage: Stage, own: StageState, states: dict[str, StageState], source_id: str) -> StageState:
@@ -253,12 +281,14 @@ def one_look() -> Digest:
     return functools.cache(sha256_or_none)
 
 
-def source_status(ws: Workspace, source_id: str, digest: Digest | None = None) -> SourceStatus:
+def source_status(
+    ws: Workspace, source_id: str, digest: Digest | None = None, overrides: tuple[str, ...] = ()
+) -> SourceStatus:
     """Every stage in pipeline order; a stage downstream of one that is not done is never done."""
     digest = digest or one_look()
     status = SourceStatus(source_id)
     for stage in PIPELINE:
-        own = own_state(ws, stage, source_id, digest)
+        own = own_state(ws, stage, source_id, digest, overrides)
         status.stages[stage.name] = _with_upstream(stage, own, status.stages, source_id)
     return status
 

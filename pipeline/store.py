@@ -11,13 +11,16 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pipeline.errors import BadInputError, BadSourceIdError, BrokenSourceRecordError
+from pipeline.errors import BadInputError, BadSourceIdError, BrokenSourceRecordError, StageInputMissingError
+from pipeline.model import Record, TablesFile
+
+T = TypeVar("T")
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -144,6 +147,40 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise BadInputError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
     return rows
+
+
+def read_stage_file(path: Path, from_dict: Callable[[Any], T], what: str, made_by: str) -> T:
+    """A stage's JSON output as its dataclass: a missing file names the command that makes it, a malformed
+    one is a BadInputError naming the file."""
+    if not path.is_file():
+        raise StageInputMissingError(f"{path}: not found; run 'litaudit {made_by}' first")
+    data = read_json(path)
+    try:
+        return from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise BadInputError(f"{path}: not a {what} file ({type(exc).__name__}: {exc})") from None
+
+
+def read_tables(path: Path) -> TablesFile:
+    """tables.json as the extractor wrote it."""
+    return read_stage_file(path, TablesFile.from_dict, "tables", "extract")
+
+
+def read_record_rows(path: Path) -> list[dict[str, Any]]:
+    """A records.jsonl as rows, each checked to load as a :class:`Record` with an id (bad rows name the line)."""
+    rows = read_jsonl(path)
+    for number, row in enumerate(rows, 1):
+        try:
+            if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not row["id"]:
+                raise ValueError("no record id")
+            Record.from_dict(row)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadInputError(f"{path}:{number}: not a record ({exc})") from None
+    return rows
+
+
+def read_records(path: Path) -> list[Record]:
+    return [Record.from_dict(row) for row in read_record_rows(path)]
 
 
 def read_source_record(path: Path) -> dict[str, Any]:

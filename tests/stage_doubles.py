@@ -8,6 +8,7 @@ from pathlib import Path
 from pipeline.errors import ExtractionError
 from pipeline.model import Source
 from pipeline.settings import Settings
+from pipeline.stage_settings import recorded_settings
 from pipeline.stages import PIPELINE, StageReport
 from pipeline.state import file_hashes, record_done
 from pipeline.store import Workspace, sha256_file, write_json, write_text
@@ -27,7 +28,8 @@ def mark_written(ws: Workspace, source_id: str, *stage_names: str) -> None:
     """Record files a test wrote by hand as the named stages' own work, as if those stages had written them."""
     for name in stage_names:
         stage = next(s for s in PIPELINE if s.name == name)
-        record_done(ws, stage, source_id, file_hashes(ws, source_id, stage.inputs))
+        settings = recorded_settings(ws.config_dir, name)
+        record_done(ws, stage, source_id, file_hashes(ws, source_id, stage.inputs), settings=settings)
 
 
 def die_once_stage(ws: Workspace, source_id: str, settings: Settings) -> StageReport:

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.audit.build import table_from_grid
 from pipeline.audit.checks import run_checks
-from pipeline.audit.checks.base import NEEDS_CHECK_BELOW, PROOF_CONFIDENCE, settle
+from pipeline.audit.checks.base import DEFAULT_BAR, settle
 from pipeline.audit.context import AuditInput
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.model import Finding, Table
@@ -54,7 +54,7 @@ def test_a_doubted_table_gives_needs_check_and_says_why(catalogue: Catalogue) ->
 
 def test_a_middling_table_turns_an_error_into_a_warning(catalogue: Catalogue) -> None:
     [finding] = aggregate_findings(broken_mean(0.7), catalogue)
-    assert finding.severity == "warning" and f"< {PROOF_CONFIDENCE} needed for an error" in finding.reason
+    assert finding.severity == "warning" and f"< {DEFAULT_BAR.proof_confidence:g} needed for an error" in finding.reason
 
 
 @pytest.mark.parametrize(
@@ -63,7 +63,7 @@ def test_a_middling_table_turns_an_error_into_a_warning(catalogue: Catalogue) ->
         ("error", "likely", 1.0, ("warning", "likely")),  # no error without a proof
         ("error", "declined", 1.0, ("info", "declined")),  # a check that cannot judge only notes
         ("warning", "unsure", 1.0, ("needs-check", "unsure")),
-        ("warning", None, NEEDS_CHECK_BELOW - 0.01, ("needs-check", "unsure")),
+        ("warning", None, DEFAULT_BAR.needs_check_below - 0.01, ("needs-check", "unsure")),
         ("info", None, 0.1, ("info", "likely")),  # notes stay notes
         ("error", None, None, ("error", "proved")),
     ],

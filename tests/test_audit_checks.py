@@ -40,7 +40,7 @@ def problems(findings: list[Finding], check: str | None = None) -> list[Finding]
 
 def test_checks_have_ids_severities_and_summaries() -> None:
     ids = [c.id for c in CHECKS]
-    assert len(ids) == len(set(ids)) == 18  # eleven audit checks, seven derived-* relation kinds
+    assert len(ids) == len(set(ids)) == 19  # twelve audit checks (reproduction-differs too), seven derived-* kinds
     assert sum(i.startswith("derived-") for i in ids) == 7
     assert all(c.severity in ("error", "warning", "info") and c.summary for c in CHECKS)
 
@@ -331,6 +331,7 @@ def test_checks_without_their_inputs_are_skipped() -> None:
         "dataset-reused",
         "cross-table-mean",
         "text-claim-mismatch",
+        "reproduction-differs",
     }
     assert "catalogue" in run.skipped["value-out-of-range"]
     assert {"aggregate-row", "bold-not-best", "caption-column-count", "duplicate-values"} <= set(run.ran)
@@ -339,7 +340,10 @@ def test_checks_without_their_inputs_are_skipped() -> None:
 def test_finding_ids_are_stable(catalogue: Catalogue) -> None:
     table = mean_table(["0.726", "0.743", "0.713", "0.720", "0.757"])
     first = [f.id for f in audit([table], catalogue)]
+    assert first, "the planted mean must be found, or there is nothing to compare"
     assert first == [f.id for f in audit([table], catalogue)]
+    other = mean_table(["0.726", "0.743", "0.713", "0.720", "0.758"])
+    assert [f.id for f in audit([other], catalogue)] != first  # the id depends on what was found
 
 
 # guards learned on real tables -----------------------------------------------------------------------------

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke
+from papers.derived_paper import DERIVED_PAPERS, derived_paper
 
 from pipeline.audit.checks.derived.evidence import Operand
 from pipeline.audit.checks.derived.fscore import harmonic
 from pipeline.audit.checks.derived.rates import _culprits, _feasible, _swap
 from pipeline.audit.checks.derived.teststat import Report, fits
 from pipeline.audit.interval import Interval, parse_printed
-from pipeline.fixtures.derived_paper import DERIVED_PAPERS, derived_paper
 from pipeline.fixtures.render import render_paper
 from pipeline.store import Workspace, safe_id
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, json_out
+from papers.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
+from papers.derived_paper import DERIVED_PAPERS, derived_paper
 
 from pipeline.audit.build import table_from_grid, table_from_truth
 from pipeline.audit.checks import CHECKS, run_checks
@@ -20,8 +22,6 @@ from pipeline.audit.checks.uncertainty import claim_sentences
 from pipeline.audit.context import AuditInput
 from pipeline.audit.text import paper_text_from_string, read_paper_text
 from pipeline.catalogue import load_catalogue
-from pipeline.fixtures.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
-from pipeline.fixtures.derived_paper import DERIVED_PAPERS, derived_paper
 from pipeline.fixtures.spec import PaperTruth, Planted
 from pipeline.model import Finding
 from pipeline.store import Workspace, safe_id
@@ -107,8 +107,10 @@ def test_planted_papers_plant_every_check_and_keep_clean_tables() -> None:
     for name in PLANTED_PAPERS:
         paper = audit_paper(name)
         # cross-table-mean needs a summary table and its dataset tables: shown on the GenBench paper instead
-        # (tests/test_genbench_paper.py) and in tests/test_cross_table.py; derived-* have their own papers
-        planted_elsewhere = {"cross-table-mean"} | {c.id for c in CHECKS if c.id.startswith("derived-")}
+        # (tests/test_genbench_paper.py) and in tests/test_cross_table.py; derived-* have their own papers, and
+        # reproduction-differs its probe leaderboard (tests/test_probe_reproduce.py)
+        planted_elsewhere = {"cross-table-mean", "reproduction-differs"}
+        planted_elsewhere |= {c.id for c in CHECKS if c.id.startswith("derived-")}
         assert {p.check for p in paper.planted} == {c.id for c in CHECKS} - planted_elsewhere, name
         labels = {t.label for t in paper.tables()}
         assert paper.clean_tables and set(paper.clean_tables) <= labels

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pipeline.audit.build import table_from_truth
-from pipeline.audit.render import COLOURS, SCALE, CellMark, render_tables
+from pipeline.audit.render import COLOURS, CellMark, render_tables
+from pipeline.audit.settings import AuditSettings
 from pipeline.cli import main
 from pipeline.fixtures import demo_truth, write_demo_paper
 
@@ -60,12 +61,12 @@ def test_flagged_cells_are_outlined_on_the_page_image(tmp_path: Path) -> None:
     table = table_from_truth(truth, 1)
     cell = table.cell_at(4, 5)
     assert cell is not None and cell.bbox is not None
-    images = render_tables(pdf, [table], {1: [CellMark(cell.bbox, "error", "1")]})
+    images = render_tables(pdf, [table], {1: [CellMark(cell.bbox, "error", "1")]}, crop := AuditSettings())
     image = Image.open(io.BytesIO(images[1])).convert("RGB")
-    x = int((cell.bbox[0] - (table.bbox[0] - 8.0) - 1.5) * SCALE) + 1
-    y = int(((cell.bbox[1] + cell.bbox[3]) / 2 - (table.bbox[1] - 8.0)) * SCALE)
+    x = int((cell.bbox[0] - (table.bbox[0] - crop.crop_margin) - 1.5) * crop.crop_scale) + 1
+    y = int(((cell.bbox[1] + cell.bbox[3]) / 2 - (table.bbox[1] - crop.crop_margin)) * crop.crop_scale)
     assert image.getpixel((x, y)) == COLOURS["error"]
-    plain = Image.open(io.BytesIO(render_tables(pdf, [table], {})[1])).convert("RGB")
+    plain = Image.open(io.BytesIO(render_tables(pdf, [table], {}, AuditSettings())[1])).convert("RGB")
     assert plain.getpixel((x, y)) != COLOURS["error"]
 
 

@@ -146,7 +146,13 @@ def test_missing_records_and_catalogue_are_reported(copy_root: Path) -> None:
     assert result.exit_code == 1, result.output
     document = json.loads((copy_root / "audits" / FOLDER / "findings.json").read_text())
     skipped = {c["id"] for c in document["checks"] if c["status"] == "skipped"}
-    assert skipped == {"undefined-metric", "value-out-of-range", "dataset-reused", "cross-table-mean"}
+    assert skipped == {
+        "undefined-metric",
+        "value-out-of-range",
+        "dataset-reused",
+        "cross-table-mean",
+        "reproduction-differs",
+    }
     assert any("records.jsonl not found" in note for note in document["audit"]["notes"])
     md = (copy_root / "audits" / FOLDER / "report.md").read_text()
     assert "skipped: needs the catalogue" in md and "records.jsonl not found" in md

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, json_out
+from papers import FEATURE_PAPERS
 
 from pipeline.errors import ConfigError
 from pipeline.extract.settings import ExtractionSettings
-from pipeline.fixtures import FEATURE_PAPERS, render_paper
+from pipeline.fixtures import render_paper
 from pipeline.model import Source, TablesFile
 from pipeline.store import Workspace, sha256_file, write_json
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from conftest import SHARED, needs_shared
+from papers.extra_features import render_unnamed_bold
 
 from pipeline.extract.chars import UNKNOWN, Char, open_page, open_pdf, read_chars, read_graphics
 from pipeline.extract.document import extract_tables
 from pipeline.extract.values import exponent_text, parse_value
 from pipeline.extract.words import build_words, join_words, raised_tail
-from pipeline.fixtures.extra_features import render_unnamed_bold
 
 BAR = b"600 0 50 230 550 290 d1 50 230 500 60 re f"  # a flat bar: how a minus looks
 GOLD_DEV2 = Path(__file__).resolve().parents[1] / "benchmarks" / "gold_dev2"

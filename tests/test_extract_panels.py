@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from conftest import SHARED, needs_shared
+from papers.genbench_paper import write_genbench_paper
 
 from pipeline.extract.document import extract_tables
-from pipeline.fixtures.genbench_paper import write_genbench_paper
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,10 @@ from statistics import mean
 
 import pdfplumber
 import pytest
+from papers import FEATURE_PAPERS
+from papers.export import export_fixture_set
 
 from pipeline.fixtures import (
-    FEATURE_PAPERS,
     FixtureSpecError,
     PaperSpec,
     PaperTruth,
@@ -27,7 +28,6 @@ from pipeline.fixtures import (
     write_demo_paper,
 )
 from pipeline.fixtures.demo import demo_paper
-from pipeline.fixtures.export import export_fixture_set
 
 PLANTED_KINDS = {
     "undefined-metric",

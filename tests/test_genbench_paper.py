@@ -9,11 +9,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from papers.genbench_paper import ExpectedValue, genbench_paper, genbench_values, score_records
 
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.emit.schema import validate_record
 from pipeline.extract.document import extract_tables
-from pipeline.fixtures.genbench_paper import ExpectedValue, genbench_paper, genbench_values, score_records
 from pipeline.fixtures.render import typeset
 from pipeline.mapping.document import map_tables
 from pipeline.mapping.equivalents import same_data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import zipfile
@@ -47,6 +48,9 @@ def test_a_plain_install_runs_the_demo_in_an_empty_folder(wheel: Path, tmp_path:
     assert demo.returncode == 1, demo.stderr  # the demo's planted problems are found
     assert (empty / "audits" / "local_demo" / "report.html").is_file()
     assert "Traceback" not in demo.stderr
+    findings = json.loads((empty / "audits" / "local_demo" / "findings.json").read_text())
+    skipped = {c["id"]: c["reason"] for c in findings["checks"] if c["status"] == "skipped"}
+    assert skipped.get("derived-teststat") == "needs scipy (pip install 'litaudit[stats]')"
     probe = run(litaudit, "probe", "--help")
     assert probe.returncode == 2
     assert probe.stderr.startswith("litaudit: error: litaudit probe needs ")

@@ -1,4 +1,4 @@
-"""``litaudit probe run`` and ``probe reproduce`` end to end, on generated data in a temporary workspace."""
+"""``litaudit probe run`` end to end, on generated data in a temporary workspace (reproduce: test_probe_reproduce)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import SHARED, Invoke, json_out, needs_shared
 
-from pipeline.model import Record
 from pipeline.probe.synthetic import planted_motif, write_sequences
-from pipeline.store import Workspace, read_jsonl, write_jsonl
+from pipeline.store import Workspace
 
 PROJECT_CONFIG = Path(__file__).resolve().parents[1] / "config"
 PROTOCOL = """
@@ -45,29 +44,6 @@ def data_root(workspace: Workspace, tmp_path: Path) -> Path:
     sequences, labels = planted_motif(300, length=80, seed=6)
     write_sequences(root / "motif.tsv", sequences, labels)
     return root
-
-
-def write_records(workspace: Workspace, *records: dict) -> None:
-    base = dict(
-        source_id="arxiv:2401.00001",
-        source_sha256="ab" * 32,
-        table_label="Table 2",
-        page=5,
-        bbox=None,
-        locator="abababababab:p5:Table2:r3:c2",
-        locator_readable="Table 2, row 'Motif benchmark', column 'kmer'",
-        printed="",
-        plus_minus=None,
-        percent=True,
-        unit="fraction",
-        direction="higher",
-        configuration="k-mer (Paper)",
-        model="k-mer",
-        protocol=None,
-        benchmark="Motif",
-    )
-    rows = [Record(**{**base, **r}).to_dict() for r in records]
-    write_jsonl(workspace.extracted_dir("arxiv:2401.00001") / "records.jsonl", rows)
 
 
 def test_run_reports_each_dataset_with_intervals_and_provenance(invoke: Invoke, data_root: Path) -> None:
@@ -159,58 +135,6 @@ def test_run_reports_a_bad_row_with_its_line(invoke: Invoke, data_root: Path) ->
     result = invoke("probe", "run", "--protocol", "tiny-probe", "--model", "kmer:2", "--data", str(bad), "--json")
     assert result.exit_code == 2
     assert f"{bad}:3: characters 'U' outside ACGTN" in json_out(result)["error"]
-
-
-def test_reproduce_stores_printed_beside_reproduced(invoke: Invoke, workspace: Workspace, data_root: Path) -> None:
-    run = json_out(
-        invoke("probe", "run", "--protocol", "tiny-probe", "--model", "kmer:4", "--data-root", str(data_root), "--json")
-    )
-    reproduced = run["aggregate"]["accuracy"]["value"]
-    write_records(
-        workspace,
-        dict(
-            id="r-close",
-            printed=f"{reproduced * 100:.1f}",
-            value=round(reproduced * 100, 1),
-            metric="Accuracy",
-            dataset="Motif benchmark",
-            catalogue_value=round(reproduced, 3),
-        ),
-        dict(id="r-far", printed="55.0", value=55.0, metric="Acc", dataset="Motif benchmark, dataset csv"),
-        dict(id="r-auroc", printed="0.9", value=0.9, percent=False, metric="AUROC", dataset="Motif benchmark"),
-        dict(id="r-unmapped", printed="0.9", value=0.9, percent=False, metric="Accuracy", dataset="Other set"),
-    )
-    args = ("--model", "kmer:4", "--data-root", str(data_root), "--json")
-    close = invoke("probe", "reproduce", "r-close", *args)
-    assert close.exit_code == 0, close.stderr
-    entry = json_out(close)
-    assert entry["verdict"] == "reproduced" and entry["printed"] == round(reproduced, 3)
-    assert entry["reproduced"] == pytest.approx(reproduced)
-    assert entry["delta"] == pytest.approx(reproduced - round(reproduced, 3))
-    assert entry["locator"] == "abababababab:p5:Table2:r3:c2" and entry["n"] == 330
-    assert entry["overlap"]["motif"]["declared"] == "generated sequences"
-
-    far = invoke("probe", "reproduce", "r-far", *args)
-    assert far.exit_code == 1 and json_out(far)["verdict"] == "not reproduced"
-    assert json_out(far)["printed"] == pytest.approx(0.55) and json_out(far)["n"] == 150
-
-    path = workspace.audits_dir("arxiv:2401.00001") / "reproductions.jsonl"
-    rows = read_jsonl(path)
-    assert [r["record_id"] for r in rows] == ["r-close", "r-far"]
-    assert rows[0]["run"]["datasets"][0]["train_subsets"][0]["id"].startswith("sub-")
-    assert invoke("probe", "reproduce", "r-close", *args).exit_code == 0
-    assert len(read_jsonl(path)) == 2  # re-running replaces its entry
-    invoke("probe", "reproduce", "r-close", "--model", "kmer:3", "--data-root", str(data_root))
-    assert len(read_jsonl(path)) == 3  # another model is another reproduction
-
-    for record_id, message in [
-        ("r-auroc", "metric 'AUROC' is not one a probe computes"),
-        ("r-unmapped", "dataset 'Other set' is not mapped"),
-        ("r-missing", "record 'r-missing': not in any"),
-    ]:
-        result = invoke("probe", "reproduce", record_id, *args)
-        assert result.exit_code == 2 and message in result.stderr
-    assert len(read_jsonl(path)) == 3
 
 
 @needs_shared

@@ -12,7 +12,7 @@ import bagit
 import pytest
 from conftest import json_out
 
-from pipeline.release.records import read_records
+from pipeline.release.records import read_source_records
 from pipeline.release.sample import SamplePaper, add_paper, write_catalogue
 from pipeline.reviews import record_decision, reviews_path
 from pipeline.store import Workspace, write_json
@@ -104,7 +104,7 @@ def test_a_different_date_keeps_the_hash_but_not_the_id(invoke, papers) -> None:
 def test_reviews_are_applied_and_the_log_is_released(invoke, workspace, papers) -> None:
     sid = IDS[0]
     ids = [r.id for r in papers[sid]]
-    known = read_records(workspace, sid).ids()
+    known = read_source_records(workspace, sid).ids()
     record_decision(workspace, sid, ids[0], "accept", known=known, reviewer="ann")
     record_decision(workspace, sid, ids[1], "correct", known=known, value=0.123, reviewer="ann", note="misprint")
     record_decision(workspace, sid, ids[2], "reject", known=known, reviewer="bob")
@@ -129,7 +129,7 @@ def test_reviews_are_applied_and_the_log_is_released(invoke, workspace, papers) 
 
 def test_broken_review_chain_blocks_the_freeze(invoke, workspace, papers) -> None:
     sid = IDS[0]
-    known = read_records(workspace, sid).ids()
+    known = read_source_records(workspace, sid).ids()
     for record in papers[sid][:3]:
         record_decision(workspace, sid, record.id, "accept", known=known, reviewer="ann")
     path = reviews_path(workspace, sid)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import json_out
 
-from pipeline.release.records import read_records
+from pipeline.release.records import read_source_records
 from pipeline.release.sample import SamplePaper, add_paper
 from pipeline.reviews import (
     ReviewChainError,
@@ -63,7 +63,7 @@ def test_correction_keeps_the_printed_value_and_records_the_corrected_one(invoke
     payload = json_out(result)
     assert payload["review_status"] == "corrected"
     assert payload["entry"]["value"] == 0.815
-    stored = read_records(workspace, SID).rows[2]
+    stored = read_source_records(workspace, SID).rows[2]
     assert stored["printed"] != "0.815"  # the workspace records are not rewritten: the log says what changed
 
 

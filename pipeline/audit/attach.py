@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from pipeline.audit.context import record_position
 from pipeline.model import Finding, Record
+from pipeline.reproductions import summary_of
 
 
 def concerns(finding: Finding, record: Record) -> bool:
@@ -55,3 +57,15 @@ def attach_findings(records: list[Record], findings: list[Finding]) -> tuple[lis
         )
     out_findings = [dataclasses.replace(f, record_ids=linked[f.id]) for f in findings]
     return out_records, out_findings
+
+
+def attach_reproductions(records: list[Record], entries: list[dict[str, Any]]) -> list[Record]:
+    """Copies of the records with the summary of their reproduction; one made from another reading of the
+    cell (its printed text differs) is stale and left off."""
+    by_record = {e.get("record_id"): e for e in entries}
+    out = []
+    for record in records:
+        entry = by_record.get(record.id)
+        fresh = entry is not None and entry.get("printed_text") == record.printed
+        out.append(dataclasses.replace(record, reproduction=summary_of(entry) if fresh and entry else None))
+    return out

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.audit.settings import AuditSettings
 from pipeline.audit.tableview import Pos, TableView, view_table
 from pipeline.audit.text import PaperText
 from pipeline.catalogue import Catalogue
@@ -35,6 +36,8 @@ class AuditInput:
     text: PaperText | None = None
     catalogue: Catalogue | None = None
     records: list[Record] | None = None
+    reproductions: list[dict[str, Any]] = field(default_factory=list)  # audits/<sid>/reproductions.jsonl
+    settings: AuditSettings = field(default_factory=AuditSettings)
     views: list[TableView] = field(default_factory=list, init=False)
     cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)  # derived facts, computed once
     _by_cell: dict[tuple[str, int, int], Record] = field(default_factory=dict, init=False, repr=False)

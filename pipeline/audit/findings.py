@@ -23,7 +23,7 @@ def _view_of(inp: AuditInput, table: Table) -> TableView:
 def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
     confidence = issue.table.confidence if issue.table is not None else None
     severity = issue.severity or check.severity
-    settled = settle(severity, issue.certainty, check.reason_for(issue, severity), confidence)
+    settled = settle(severity, issue.certainty, check.reason_for(issue, severity), confidence, inp.settings)
     locators, readable = [], []
     if issue.table is not None:
         view = _view_of(inp, issue.table)

@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.audit.context import AuditInput
+from pipeline.audit.settings import AuditSettings
 from pipeline.audit.text import read_paper_text
 from pipeline.catalogue import Catalogue, load_catalogue, resolve_catalogue_dir
-from pipeline.errors import BadInputError, ConfigError, StageInputMissingError
-from pipeline.model import Record, TablesFile
-from pipeline.store import Workspace, read_json, read_jsonl, safe_id
+from pipeline.errors import BadInputError, ConfigError
+from pipeline.reproductions import read_reproductions, reproductions_path
+from pipeline.store import Workspace, read_json, read_records, read_tables, safe_id
 
 
 @dataclass
@@ -18,28 +19,6 @@ class LoadedInputs:
     audit: AuditInput
     pdf: Path
     notes: list[str] = field(default_factory=list)  # what was missing or substituted, for the report
-
-
-def read_tables(path: Path) -> TablesFile:
-    if not path.is_file():
-        raise StageInputMissingError(f"{path}: not found; run 'litaudit extract' first")
-    data = read_json(path)
-    try:
-        return TablesFile.from_dict(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise BadInputError(f"{path}: not a tables file ({type(exc).__name__}: {exc})") from None
-
-
-def read_records(path: Path) -> list[Record] | None:
-    if not path.is_file():
-        return None
-    records = []
-    for number, row in enumerate(read_jsonl(path), 1):
-        try:
-            records.append(Record.from_dict(row))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadInputError(f"{path}:{number}: not a record ({type(exc).__name__}: {exc})") from None
-    return records
 
 
 def read_catalogue(config_dir: Path, notes: list[str]) -> Catalogue | None:
@@ -54,11 +33,12 @@ def read_catalogue(config_dir: Path, notes: list[str]) -> Catalogue | None:
     return load_catalogue(config_dir)
 
 
-def load_inputs(ws: Workspace, source_id: str) -> LoadedInputs:
+def load_inputs(ws: Workspace, source_id: str, settings: AuditSettings | None = None) -> LoadedInputs:
     extracted = ws.extracted_dir(source_id)
     tables_file = read_tables(extracted / "tables.json")
     notes: list[str] = []
-    records = read_records(extracted / "records.jsonl")
+    records_file = extracted / "records.jsonl"
+    records = read_records(records_file) if records_file.is_file() else None
     if records is None:
         notes.append(f"extracted/{safe_id(source_id)}/records.jsonl not found; checks that need records were skipped")
     catalogue = read_catalogue(ws.config_dir, notes)
@@ -71,5 +51,15 @@ def load_inputs(ws: Workspace, source_id: str) -> LoadedInputs:
     sha = str(tables_file.source.get("sha256") or "")
     if not sha and ws.source_record_path(source_id).is_file():
         sha = str(read_json(ws.source_record_path(source_id)).get("sha256", ""))
-    audit = AuditInput(source_id, sha, tables_file.tables, text=text, catalogue=catalogue, records=records)
+    reproductions = read_reproductions(reproductions_path(ws, source_id))  # none yet: nothing differs
+    audit = AuditInput(
+        source_id,
+        sha,
+        tables_file.tables,
+        text,
+        catalogue,
+        records,
+        reproductions=reproductions,
+        settings=settings or AuditSettings(),
+    )
     return LoadedInputs(audit, pdf, notes)

@@ -80,6 +80,22 @@ class Report:
     def all_findings(self) -> list[Numbered]:
         return [*self.paper_findings, *(n for t in self.tables for n in t.findings)]
 
+    @property
+    def reproduced_records(self) -> list[Record]:
+        """The records that carry a reproduction (litaudit probe reproduce), in report order."""
+        rows = [*(r for t in self.tables for r in t.records), *self.other_records]
+        return [row.record for row in rows if row.record.reproduction]
+
+
+def reproduction_text(reproduction: dict[str, Any]) -> str:
+    """A reproduction in words: the verdict with the reproduced value and interval, or the reason."""
+    verdict, value, interval = reproduction.get("verdict"), reproduction.get("value"), reproduction.get("interval")
+    if value is None or not interval:
+        return f"{verdict}: {reproduction.get('reason', '')}"
+    gap = reproduction.get("distance_widths")
+    away = f", {gap} interval widths away" if verdict == "differs" and gap is not None else ""
+    return f"{verdict}: {value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]{away}"
+
 
 def locator_position(locator_id: str) -> tuple[str, int, int] | None:
     match = _LOCATOR.search(locator_id)

@@ -10,7 +10,17 @@ import base64
 from html import escape
 from importlib import resources
 
-from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain, review_of
+from pipeline.audit.report_data import (
+    GridCell,
+    Numbered,
+    RecordRow,
+    Report,
+    TableReport,
+    certainty,
+    plain,
+    reproduction_text,
+    review_of,
+)
 
 
 def render_html(report: Report) -> str:
@@ -22,6 +32,8 @@ def render_html(report: Report) -> str:
     if report.other_records:
         body.append('<section class="paper"><h2>Records outside the tables above</h2>')
         body.append(_records(report.other_records) + "</section>")
+    if report.reproduced_records:
+        body.append(_reproductions(report))
     body.append("</main>")
     title = escape(f"Audit of {report.source_id}")
     return (
@@ -174,3 +186,14 @@ def _records(rows: list[RecordRow]) -> str:
             f"<td>{limits}</td><td>{review}</td></tr>"
         )
     return '<table class="records">' + head + "".join(body) + "</table>"
+
+
+def _reproductions(report: Report) -> str:
+    """Printed cells re-run by litaudit probe reproduce, with the verdict."""
+    rows = "".join(
+        f"<tr><td><code>{escape(r.id)}</code></td><td>{escape(r.locator_readable)}</td><td>{escape(r.printed)}</td>"
+        f"<td>{escape(reproduction_text(r.reproduction or {}))}</td></tr>"
+        for r in report.reproduced_records
+    )
+    head = "<tr><th>record</th><th>at (locator)</th><th>printed</th><th>reproduction</th></tr>"
+    return f'<section class="paper"><h2>Reproductions</h2><table class="records">{head}{rows}</table></section>'

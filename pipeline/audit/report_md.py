@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from pipeline.audit.report_data import GridCell, Numbered, RecordRow, Report, TableReport, certainty, plain, review_of
+from pipeline.audit.report_data import (
+    GridCell,
+    Numbered,
+    RecordRow,
+    Report,
+    TableReport,
+    certainty,
+    plain,
+    reproduction_text,
+    review_of,
+)
 
 _MARK = {"error": "!!", "warning": "!", "needs-check": "?", "info": "i"}
 _LISTED = 8  # record ids listed per finding; the records tables list every record with its findings
@@ -28,6 +38,11 @@ def render_markdown(report: Report) -> str:
     if report.other_records:
         lines += ["## Records outside the tables above", ""]
         lines += _records(report.other_records)
+    if report.reproduced_records:
+        lines += ["## Reproductions", "", "| record | at | printed | reproduction |", "|---|---|---|---|"]
+        for r in report.reproduced_records:
+            cells = (r.id, r.locator_readable, r.printed, reproduction_text(r.reproduction or {}))
+            lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
     return "\n".join(lines).rstrip() + "\n"
 
 

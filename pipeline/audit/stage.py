@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline import __version__
-from pipeline.audit.attach import attach_findings
+from pipeline.audit.attach import attach_findings, attach_reproductions
 from pipeline.audit.checks import CHECKS, CheckRun, run_checks
 from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import table_key_of
@@ -19,29 +19,33 @@ from pipeline.audit.render import CellMark, render_tables
 from pipeline.audit.report_data import CheckStatus, Report, build_report, locator_position
 from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
+from pipeline.audit.settings import AuditSettings
 from pipeline.emit.source_record import source_record
 from pipeline.model import Finding, Source
 from pipeline.reviews import FINDING, latest_decisions, read_reviews, reviewed, reviews_path
 from pipeline.settings import Settings
+from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_source_record, write_json, write_jsonl, write_text
 
 
 def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
-    loaded = load_inputs(ws, source_id)
+    knobs = load_settings(AuditSettings, ws.config_dir, settings.overrides)
+    loaded = load_inputs(ws, source_id, knobs)
     inp = loaded.audit
     checked = run_checks(inp)
     entries = read_reviews(reviews_path(ws, source_id))
     on_findings = latest_decisions(entries, FINDING)
     findings = [reviewed(f, on_findings.get(f.id)) for f in checked.findings]
     records, findings = attach_findings(inp.records or [], findings)
+    records = attach_reproductions(records, inp.reproductions)
     folder = ws.audits_dir(source_id)
     decisions = latest_decisions(entries)
     statuses = _statuses(checked, findings)
     report = build_report(
         source_id, inp.source_sha256, inp.tables, findings, records, decisions, statuses, loaded.notes
     )
-    images = render_tables(loaded.pdf, inp.tables, _marks(report))
+    images = render_tables(loaded.pdf, inp.tables, _marks(report), knobs)
     for section in report.tables:
         section.image = images.get(section.table.index)
     counts = report.counts

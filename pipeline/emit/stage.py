@@ -9,18 +9,14 @@ from pathlib import Path
 from pipeline.emit.candidates import build_candidates
 from pipeline.emit.records import StaleMappingError, build_records
 from pipeline.emit.schema import validate_record
-from pipeline.errors import StageInputMissingError
 from pipeline.mapping.model import MappingFile
-from pipeline.mapping.stage import read_stage_file, read_tables
 from pipeline.settings import Settings
 from pipeline.stages import StageReport
-from pipeline.store import Workspace, sha256_file, write_json, write_jsonl
+from pipeline.store import Workspace, read_stage_file, read_tables, sha256_file, write_json, write_jsonl
 
 
 def read_mapping(path: Path) -> MappingFile:
-    if not path.is_file():
-        raise StageInputMissingError(f"{path}: not found; run 'litaudit map' first")
-    return read_stage_file(path, MappingFile.from_dict, "mapping")
+    return read_stage_file(path, MappingFile.from_dict, "mapping", "map")
 
 
 def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:

@@ -6,6 +6,7 @@ from pipeline.errors import ExtractionError, LitauditError, StageInputMissingErr
 from pipeline.extract.document import extract_tables
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.settings import Settings
+from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
 from pipeline.store import Workspace, read_json, write_json
 
@@ -22,8 +23,9 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
         "path": str(pdf.relative_to(ws.root)),
         "title": record.get("title"),
     }
+    knobs = load_settings(ExtractionSettings, ws.config_dir, settings.overrides)
     try:
-        result = extract_tables(pdf, ExtractionSettings(), source)
+        result = extract_tables(pdf, knobs, source)
     except LitauditError:
         raise
     except Exception as exc:  # a PDF that breaks the parser: one line naming it, nothing written

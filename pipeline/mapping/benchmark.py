@@ -6,14 +6,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from pipeline.catalogue import normalize_label
-from pipeline.mapping.labels import THRESHOLD, Scored
+from pipeline.mapping.labels import Scored
 from pipeline.mapping.links import LabelPath, Linker
 from pipeline.mapping.model import Alternative, Link
-
-CAPTION_BONUS = 5.0  # per label: a benchmark the caption names wins a near tie
-DOCUMENT_BONUS = 5.0  # per label: the benchmark most of the paper's other tables report wins a near tie
-MODEL_WEIGHT = 0.5  # a model label counts half as much as a dataset label
-SAME_DATA_WEIGHT = 0.9  # a label naming another benchmark's copy of a dataset: the model labels decide
+from pipeline.mapping.settings import MapSettings
 
 
 def benchmarks_in(linker: Linker, text: str) -> list[str]:
@@ -24,6 +20,7 @@ def benchmarks_in(linker: Linker, text: str) -> list[str]:
 
 def _best_per_benchmark(
     scored: Sequence[Scored],
+    settings: MapSettings,
     extra: Sequence[str] = (),
     linker: Linker | None = None,
     named: Sequence[str] = (),
@@ -35,14 +32,14 @@ def _best_per_benchmark(
     benchmark the paper introduces, another benchmark's name of its data counts in full."""
     best: dict[str, float] = defaultdict(float)
     for s in scored:
-        if s.score < THRESHOLD:
+        if s.score < settings.threshold:
             continue
         best[s.candidate.benchmark] = max(best[s.candidate.benchmark], s.score)
         if linker is None or s.candidate.benchmark in named:
             continue
         for other in linker.same_data.get(s.candidate.id, ()):
             benchmark = linker.catalogue.dataset(other).benchmark
-            weight = 1.0 if benchmark == own else SAME_DATA_WEIGHT
+            weight = 1.0 if benchmark == own else settings.same_data_weight
             best[benchmark] = max(best[benchmark], weight * s.score)
     for benchmark in extra:
         best[benchmark] = 100.0
@@ -71,27 +68,30 @@ def choose_benchmark(
     report (GenBench's copies of GUE datasets, printed with GUE's names); ``own``, the benchmark the paper
     introduces, wins whenever half the dataset labels fit it and the caption names no benchmark; a tie between
     the top two is left undecided."""
+    settings = linker.settings
     weights: dict[str, float] = defaultdict(float)
     hits: dict[str, int] = defaultdict(int)
     model_hits: dict[str, int] = defaultdict(int)
     named = benchmarks_in(linker, caption)
     for path in dataset_paths:
         ranked = linker.rank_datasets(path.names, context) if path.names else []
-        for benchmark, score in _best_per_benchmark(ranked, path.benchmarks, linker, named, own).items():
+        for benchmark, score in _best_per_benchmark(ranked, settings, path.benchmarks, linker, named, own).items():
             weights[benchmark] += score
             hits[benchmark] += 1
     for path in model_paths:
         ranked = linker.rank_configurations(path.names) if path.names else []
-        for benchmark, score in _best_per_benchmark(ranked).items():
-            weights[benchmark] += MODEL_WEIGHT * score
+        for benchmark, score in _best_per_benchmark(ranked, settings).items():
+            weights[benchmark] += settings.model_weight * score
             model_hits[benchmark] += 1
     n = max(len(dataset_paths), 1)
     for benchmark in named:
-        weights[benchmark] += CAPTION_BONUS * n
+        weights[benchmark] += settings.caption_bonus * n
     if document in weights:
-        weights[document] += DOCUMENT_BONUS * n
+        weights[document] += settings.document_bonus * n
     if own is not None and not named and 2 * hits[own] >= len(dataset_paths) > 0:
-        weights[own] = max(weights.values()) + DOCUMENT_BONUS * n  # the paper's own benchmark, whoever else fits
+        weights[own] = (
+            max(weights.values()) + settings.document_bonus * n
+        )  # the paper's own benchmark, whoever else fits
     order = sorted((b for b in weights if weights[b] > 0), key=lambda b: -weights[b])
     others = [Alternative(b, linker.catalogue.benchmark(b).name, round(weights[b] / n, 1)) for b in order[1:4]]
     label = caption[:80]

@@ -11,6 +11,7 @@ from pipeline.mapping.benchmark import introduced_benchmark
 from pipeline.mapping.links import Linker
 from pipeline.mapping.model import MappingFile, TableMapping
 from pipeline.mapping.overrides import SourcePins
+from pipeline.mapping.settings import MapSettings
 from pipeline.mapping.table import TableMapper
 from pipeline.model import TablesFile
 
@@ -21,10 +22,11 @@ def map_tables(
     pins: SourcePins | None = None,
     tables_sha256: str = "",
     catalogue_info: dict[str, Any] | None = None,
+    settings: MapSettings | None = None,
 ) -> MappingFile:
     """Link every value cell of every table to the catalogue, or list it as unmapped with the reasons."""
     pins = pins or SourcePins()
-    linker = Linker(catalogue)
+    linker = Linker(catalogue, settings)
     source_sha256 = str(tables.source.get("sha256", ""))
     own = introduced_benchmark(linker, tables.source.get("title"))
     mapped = [TableMapper(table, linker, pins, own, own).map(source_sha256) for table in tables.tables]

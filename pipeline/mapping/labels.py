@@ -10,11 +10,10 @@ from rapidfuzz import fuzz, process
 
 from pipeline.catalogue import Catalogue, compact_label, normalize_label
 from pipeline.mapping.model import Alternative
+from pipeline.mapping.settings import MapSettings
 
-THRESHOLD = 90.0  # lowest score accepted as a link
-NUMBER_MISMATCH_CAP = 60.0  # "TF 0" is not "TF 1", however alike the strings look
-PART_MISMATCH_CAP = 60.0  # "Promoter Detection" (the task) is not "Promoter Detection all" (one of its datasets)
-ALTERNATIVES = 3
+DEFAULTS = MapSettings()
+
 
 _NUMBER = re.compile(r"\d+")
 
@@ -63,25 +62,23 @@ def configuration_candidates(catalogue: Catalogue) -> list[Candidate]:
     ]
 
 
-def label_score(query: str, form: str) -> float:
+def label_score(query: str, form: str, settings: MapSettings = DEFAULTS) -> float:
     """100 when equal ignoring case and punctuation, else rapidfuzz's token-sort ratio; numbers must agree."""
     if compact_label(query) == compact_label(form):
         return 100.0
-    return _fuzzy(normalize_label(query), normalize_label(form))
-
-
-def _fuzzy(query: str, form: str) -> float:
+    query, form = normalize_label(query), normalize_label(form)
     score = float(fuzz.token_sort_ratio(query, form))
     if _NUMBER.findall(query) != _NUMBER.findall(form):
-        score = min(score, NUMBER_MISMATCH_CAP)
+        score = min(score, settings.number_mismatch_cap)
     return round(score, 1)
 
 
 class LabelMatcher:
     """Ranks the candidates of one kind (datasets or configurations) for a printed label."""
 
-    def __init__(self, candidates: Sequence[Candidate]) -> None:
+    def __init__(self, candidates: Sequence[Candidate], settings: MapSettings = DEFAULTS) -> None:
         self.candidates = list(candidates)
+        self.settings = settings
         self._forms: list[str] = []
         self._owner: list[int] = []
         self._original: list[str] = []
@@ -124,10 +121,10 @@ class LabelMatcher:
         words = set(normalize_label(query).split())
         for _, _, position in found:
             index, form = self._owner[position], self._original[position]
-            score = label_score(query, form)
+            score = label_score(query, form, self.settings)
             part = set(self.candidates[index].part)
             if score < 100.0 and part <= set(self._forms[position].split()) and not part <= words:
-                score = min(score, PART_MISMATCH_CAP)
+                score = min(score, self.settings.part_mismatch_cap)
             if score > scores.get(index, (-1.0, ""))[0]:
                 scores[index] = (score, form)
         return scores
@@ -144,10 +141,10 @@ class LabelMatcher:
         return sorted(found.values(), key=lambda s: -len(normalize_label(s.form)))
 
 
-def alternatives(ranked: Sequence[Scored], chosen: Scored | None) -> list[Alternative]:
+def alternatives(ranked: Sequence[Scored], chosen: Scored | None, count: int) -> list[Alternative]:
     """The next best candidates after the chosen one (what a reviewer checks when a link looks wrong)."""
     others = [s for s in ranked if chosen is None or s.candidate.id != chosen.candidate.id]
-    return [Alternative(s.candidate.id, s.candidate.name, s.score) for s in others[:ALTERNATIVES]]
+    return [Alternative(s.candidate.id, s.candidate.name, s.score) for s in others[:count]]
 
 
 def describe_match(scored: Scored, kind: str, where: str) -> str:

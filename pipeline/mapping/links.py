@@ -11,7 +11,6 @@ from functools import cache
 from pipeline.catalogue import Catalogue, MetricDef, QuantityDef, compact_label, normalize_label
 from pipeline.mapping.equivalents import same_data, task_names_elsewhere
 from pipeline.mapping.labels import (
-    THRESHOLD,
     LabelMatcher,
     Scored,
     alternatives,
@@ -21,6 +20,7 @@ from pipeline.mapping.labels import (
 )
 from pipeline.mapping.metrics import has_percent, metric_finder, quantity_finder
 from pipeline.mapping.model import Link
+from pipeline.mapping.settings import MapSettings
 
 AGGREGATE_WORDS = frozenset({"mean", "average", "avg", "overall"})
 # A parameter count printed under or beside a model name: "(252M)", "(1.2B)", "- 500M".
@@ -60,9 +60,10 @@ class Pick:
     passed_over: tuple[Scored, ...] = ()  # as good, but of another benchmark than the table's
 
 
-def no_link(kind: str, label: str, source: str, reason: str, ranked: Sequence[Scored] = ()) -> Link:
+def no_link(kind: str, label: str, source: str, reason: str, ranked: Sequence[Scored] = (), listed: int = 0) -> Link:
+    """No link, with the best score seen and the ``listed`` closest candidates for the reviewer."""
     best = ranked[0].score if ranked else 0.0
-    return Link(kind, None, None, label, source, best, "none", reason, alternatives(ranked, None))
+    return Link(kind, None, None, label, source, best, "none", reason, alternatives(ranked, None, listed))
 
 
 def manual_link(kind: str, item_id: str, name: str, label: str, where: str) -> Link:
@@ -71,13 +72,13 @@ def manual_link(kind: str, item_id: str, name: str, label: str, where: str) -> L
     )
 
 
-def _pick(ranked: Sequence[Scored], prefer: set[str]) -> Pick:
+def _pick(ranked: Sequence[Scored], prefer: set[str], threshold: float) -> Pick:
     """The best candidate at or above the threshold, from the preferred benchmarks when they have one."""
     pool = [s for s in ranked if s.candidate.benchmark in prefer] if prefer else list(ranked)
     outside = False
-    if prefer and (not pool or pool[0].score < THRESHOLD):
+    if prefer and (not pool or pool[0].score < threshold):
         pool, outside = list(ranked), True
-    if not pool or pool[0].score < THRESHOLD:
+    if not pool or pool[0].score < threshold:
         return Pick(None)
     top = pool[0]
     ties = tuple(s for s in pool[1:] if s.score == top.score and s.candidate.id != top.candidate.id)
@@ -94,12 +95,14 @@ def _closest(ranked: Sequence[Scored]) -> str:
 class Linker:
     """The catalogue's matchers, shared by every table of a source."""
 
-    def __init__(self, catalogue: Catalogue) -> None:
+    def __init__(self, catalogue: Catalogue, settings: MapSettings | None = None) -> None:
         self.catalogue = catalogue
+        self.settings = settings or MapSettings()
         self.same_data = same_data(catalogue)
-        self.datasets = LabelMatcher(dataset_candidates(catalogue, task_names_elsewhere(catalogue, self.same_data)))
+        candidates = dataset_candidates(catalogue, task_names_elsewhere(catalogue, self.same_data))
+        self.datasets = LabelMatcher(candidates, self.settings)
         self._dataset_candidates = {c.id: c for c in self.datasets.candidates}
-        self.configurations = LabelMatcher(configuration_candidates(catalogue))
+        self.configurations = LabelMatcher(configuration_candidates(catalogue), self.settings)
         self.metrics = metric_finder(catalogue)
         self.quantities = quantity_finder(catalogue)
         self.benchmark_by_name = {normalize_label(n): b.id for b in catalogue.benchmarks for n in b.names}
@@ -169,7 +172,7 @@ class Linker:
             return no_link("dataset", label, where, f"the {where} label names no dataset once metric names are removed")
         prefer = set(path.benchmarks) or ({benchmark} if benchmark else set())
         ranked = self._with_copies(self.rank_datasets(path.names, context), prefer)
-        pick = _pick(ranked, prefer)
+        pick = _pick(ranked, prefer, self.settings.threshold)
         word = path.aggregate_word
         if word and (pick.chosen is None or not pick.chosen.exact):
             summarised_names = path.names[:-1] or context[:1]
@@ -181,7 +184,7 @@ class Linker:
                     return summarised
             if pick.chosen is None:
                 reason = f"aggregate '{word}' over several datasets: the catalogue has no dataset for it"
-                return no_link("dataset", label, where, reason, ranked)
+                return no_link("dataset", label, where, reason, ranked, self.settings.alternatives)
         link = self._link_from_pick("dataset", label, where, ranked, pick)
         if link.id is not None and pick.chosen:
             query, printed = f" {normalize_label(pick.chosen.query)} ", f" {normalize_label(label)} "
@@ -226,21 +229,22 @@ class Linker:
             )
         ranked = self.rank_configurations(path.names)
         pool = [s for s in ranked if s.candidate.benchmark == benchmark] if benchmark else list(ranked)
-        pick = _pick(pool, set())
+        pick = _pick(pool, set(), self.settings.threshold)
         if pick.chosen is None and benchmark:
             name = self.catalogue.benchmark(benchmark).name
             reason = f"no configuration of {name} matches {where} '{label}' ({_closest(ranked)})"
-            return no_link("configuration", label, where, reason, ranked)
+            return no_link("configuration", label, where, reason, ranked, self.settings.alternatives)
         return self._link_from_pick("configuration", label, where, ranked, pick)
 
     def _link_from_pick(self, kind: str, label: str, where: str, ranked: Sequence[Scored], pick: Pick) -> Link:
         if pick.chosen is None:
-            reason = f"no {kind} scores {THRESHOLD:g} or more for {where} '{label}' ({_closest(ranked)})"
-            return no_link(kind, label, where, reason, ranked)
+            reason = f"no {kind} scores {self.settings.threshold:g} or more for {where} '{label}' ({_closest(ranked)})"
+            return no_link(kind, label, where, reason, ranked, self.settings.alternatives)
         chosen = pick.chosen
         if pick.ties:
             names = ", ".join(f"'{s.candidate.name}'" for s in (chosen, *pick.ties))
-            return no_link(kind, label, where, f"ambiguous: {names} all score {chosen.score:g}", ranked)
+            reason = f"ambiguous: {names} all score {chosen.score:g}"
+            return no_link(kind, label, where, reason, ranked, self.settings.alternatives)
         reason = describe_match(chosen, kind, f"{where} label")
         if pick.outside:
             reason += f"; outside the table's benchmark, which has no {kind} for this label"
@@ -248,5 +252,5 @@ class Linker:
             names = ", ".join(f"'{s.candidate.name}'" for s in pick.passed_over)
             reason += f"; preferred to {names} (as good a match, another benchmark than the table's)"
         method = "exact" if chosen.exact else "fuzzy"
-        found = alternatives(ranked, chosen)
+        found = alternatives(ranked, chosen, self.settings.alternatives)
         return Link(kind, chosen.candidate.id, chosen.candidate.name, label, where, chosen.score, method, reason, found)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.mapping.labels import THRESHOLD
 from pipeline.mapping.model import MODELS_IN_COLUMNS, MODELS_IN_ROWS
 
 
@@ -18,12 +17,13 @@ class AxisEvidence:
     configurations: int  # labels naming a model configuration
 
     @classmethod
-    def of(cls, scores: Sequence[tuple[float, float]]) -> AxisEvidence:
-        """``scores``: (best dataset score, best configuration score) per distinct label."""
+    def of(cls, scores: Sequence[tuple[float, float]], threshold: float) -> AxisEvidence:
+        """``scores``: (best dataset score, best configuration score) per distinct label; a label at or above
+        ``threshold`` names one."""
         return cls(
             labels=len(scores),
-            datasets=sum(d >= THRESHOLD for d, _ in scores),
-            configurations=sum(c >= THRESHOLD for _, c in scores),
+            datasets=sum(d >= threshold for d, _ in scores),
+            configurations=sum(c >= threshold for _, c in scores),
         )
 
     def share(self, count: int) -> float:

@@ -7,9 +7,6 @@ from collections.abc import Sequence
 from pipeline.catalogue import MetricDef, Range
 from pipeline.mapping.model import Scale
 
-INFER_SHARE = 0.8  # share of a metric's values that must lie on a 0-100 scale to read the table as percent
-CAPTION_SHARE = 0.5  # the same share when the caption prints a "%"
-
 
 def percent_share(values: Sequence[float], metric: MetricDef, bounds: Range) -> float:
     """The share of a metric's values that lie above the catalogue's maximum (1) but within 0-100: how much a

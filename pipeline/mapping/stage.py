@@ -3,35 +3,21 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pipeline.catalogue import Catalogue, check_catalogue, load_catalogue, resolve_catalogue_dir
 from pipeline.catalogue.load import BUNDLED_DIR
-from pipeline.errors import BadInputError, ConfigError
+from pipeline.errors import ConfigError
 from pipeline.mapping.document import map_tables
 from pipeline.mapping.overrides import load_overrides
-from pipeline.model import TablesFile
+from pipeline.mapping.settings import MapSettings
 from pipeline.settings import Settings
+from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
-from pipeline.store import Workspace, read_json, sha256_file, write_json
+from pipeline.store import Workspace, read_tables, sha256_file, write_json
 
 T = TypeVar("T")
-
-
-def read_stage_file(path: Path, from_dict: Callable[[Any], T], what: str) -> T:
-    """A stage's JSON output loaded as its dataclass; BadInputError naming the file when it is not one."""
-    data = read_json(path)
-    try:
-        return from_dict(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise BadInputError(f"{path}: not a {what} file ({type(exc).__name__}: {exc})") from None
-
-
-def read_tables(path: Path) -> TablesFile:
-    """tables.json as the extractor wrote it."""
-    return read_stage_file(path, TablesFile.from_dict, "tables")
 
 
 def usable_catalogue(ws: Workspace) -> tuple[Catalogue, dict[str, Any]]:
@@ -56,7 +42,8 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     tables = read_tables(tables_path)
     catalogue, info = usable_catalogue(ws)
     pins = load_overrides(ws.config_dir / "overrides.yaml", catalogue, source_id)
-    mapping = map_tables(tables, catalogue, pins, sha256_file(tables_path), info)
+    knobs = load_settings(MapSettings, ws.config_dir, settings.overrides)
+    mapping = map_tables(tables, catalogue, pins, sha256_file(tables_path), info, knobs)
     write_json(ws.extracted_dir(source_id) / "mapping.json", mapping.to_dict())
     summary = {**mapping.summary, "pins_unused": len(mapping.overrides["unused"])}
     return StageReport(problems=summary["cells_unmapped"], summary=summary)

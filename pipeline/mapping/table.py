@@ -15,7 +15,7 @@ from pipeline.mapping.model import MODELS_IN_COLUMNS, CatalogueFacts, CellMappin
 from pipeline.mapping.orientation import AxisEvidence, decide_orientation
 from pipeline.mapping.overrides import SourcePins, TablePins
 from pipeline.mapping.paths import ValueCell, value_cells
-from pipeline.mapping.scale import CAPTION_SHARE, INFER_SHARE, percent_share, scale_for
+from pipeline.mapping.scale import percent_share, scale_for
 from pipeline.model import Table
 
 
@@ -79,9 +79,10 @@ class TableMapper:
             return result
         rows = {(vc.row_path, vc.row_texts): self.linker.clean(vc.row_path, vc.row_texts) for vc in cells}
         columns = {vc.col_path: self.linker.clean(vc.col_path) for vc in cells}
+        threshold = self.linker.settings.threshold
         result.orientation, result.orientation_reason = decide_orientation(
-            AxisEvidence.of([self.linker.best_scores(p) for p in rows.values()]),
-            AxisEvidence.of([self.linker.best_scores(p) for p in columns.values()]),
+            AxisEvidence.of([self.linker.best_scores(p) for p in rows.values()], threshold),
+            AxisEvidence.of([self.linker.best_scores(p) for p in columns.values()], threshold),
         )
         by_columns = result.orientation == MODELS_IN_COLUMNS
         if table.panel_title:  # the panel's sub-caption heads its dataset labels, as a group row would
@@ -258,7 +259,8 @@ class TableMapper:
             for where, text in (("caption", self.table.caption), ("table corner", self.corner))
         ]
         printed = [(where, mark) for where, mark in marks if mark]
-        if share >= INFER_SHARE or (printed and share > CAPTION_SHARE):
+        settings = self.linker.settings
+        if share >= settings.infer_share or (printed and share > settings.caption_share):
             count = round(share * len(values))
             why = f"{count} of {len(values)} {metric.name} values in this table lie between {bounds[1]:g} and 100"
             return True, why + "".join(f"; the {where} prints '{mark}'" for where, mark in printed)

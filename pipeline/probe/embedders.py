@@ -7,6 +7,7 @@ chance (features drawn at random from a seed and the sequence's hash, so they ca
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -134,18 +135,49 @@ def _int_part(spec: str, text: str, low: int, high: int) -> int:
     return int(text)
 
 
+def _kmer(spec: str, arg: str, options: ModelOptions) -> Embedder:
+    return KmerEmbedder(_int_part(spec, arg, 1, 8), spec=spec)
+
+
+def _null(spec: str, arg: str, options: ModelOptions) -> Embedder:
+    return NullEmbedder(_int_part(spec, arg, 1, 100_000) if arg else 64, spec=spec)
+
+
+def _hf(spec: str, arg: str, options: ModelOptions) -> Embedder:
+    if not arg:
+        raise ModelSpecError(f"model {spec!r}: hf: needs a local model folder (hf:PATH)")
+    from pipeline.probe.hf import HFEmbedder  # torch and transformers: the models extra
+
+    return HFEmbedder.load(Path(arg), spec, options)
+
+
+@dataclass(frozen=True)
+class EmbedderKind:
+    """One kind of ``--model`` value: how it is written, what it is, and how to make it."""
+
+    form: str  # as the help shows it: "kmer:K"
+    summary: str
+    make: Callable[[str, str, ModelOptions], Embedder]  # (spec, the part after ':', options)
+
+
+# The kinds of --model value, keyed by the part before ':'. A new embedder: its class and one line here.
+EMBEDDERS: dict[str, EmbedderKind] = {
+    "kmer": EmbedderKind("kmer:K", "normalised k-mer spectrum, the reference to beat", _kmer),
+    "null": EmbedderKind("null[:DIM]", "seeded random features, the control at chance", _null),
+    "hf": EmbedderKind("hf:PATH", "a local Hugging Face model folder (the models extra)", _hf),
+}
+
+
+def model_help() -> str:
+    """The --model help, from the registry."""
+    return "; ".join(f"{kind.form}: {kind.summary}" for kind in EMBEDDERS.values()) + "."
+
+
 def parse_model(spec: str, options: ModelOptions | None = None) -> Embedder:
     """The embedder a ``--model`` value names."""
-    options = options or ModelOptions()
-    kind, _, arg = spec.partition(":")
-    if kind == "kmer":
-        return KmerEmbedder(_int_part(spec, arg, 1, 8), spec=spec)
-    if kind == "null":
-        return NullEmbedder(_int_part(spec, arg, 1, 100_000) if arg else 64, spec=spec)
-    if kind == "hf":
-        if not arg:
-            raise ModelSpecError(f"model {spec!r}: hf: needs a local model folder (hf:PATH)")
-        from pipeline.probe.hf import HFEmbedder
-
-        return HFEmbedder.load(Path(arg), spec, options)
-    raise ModelSpecError(f"model {spec!r}: unknown kind (expected kmer:K, null or hf:PATH)")
+    name, _, arg = spec.partition(":")
+    kind = EMBEDDERS.get(name)
+    if kind is None:
+        forms = ", ".join(k.form for k in EMBEDDERS.values())
+        raise ModelSpecError(f"model {spec!r}: unknown kind (expected {forms})")
+    return kind.make(spec, arg, options or ModelOptions())

@@ -1,23 +1,25 @@
-"""From a record to a reproduction: find the record, run the protocol its dataset names, judge the printed value.
+"""From a record to a verdict: the plan (protocol, data, model) for a printed cell, and how its value is judged.
 
-Reproductions are stored beside the audit (``audits/<source>/reproductions.jsonl``), one entry per
-record, protocol variant and model revision, so re-running replaces an entry instead of adding one.
+Verdicts: ``reproduced`` when the printed value, widened by its printed rounding, meets the reproduced
+interval; ``differs`` otherwise, with the gap in interval widths; ``not-reproducible`` with the reason
+when a cell cannot be re-run here (metric, dataset, data file, model or weights missing). Every
+selected record gets one entry, so nothing is skipped silently.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import EXIT_OK, EXIT_PROBLEMS, BadInputError
+from pipeline.errors import BadInputError
 from pipeline.model import Record
 from pipeline.probe.evaluate import RunResult
+from pipeline.probe.models import ModelEntry, ModelRegistry, check_weights, record_names
 from pipeline.probe.protocols import DatasetEntry, Protocol
-from pipeline.store import Workspace, read_jsonl, write_jsonl
-
-REPRODUCED, NOT_REPRODUCED = "reproduced", "not reproduced"
+from pipeline.reproductions import DIFFERS, NOT_REPRODUCIBLE, REPRODUCED
 
 _METRIC_NAMES = {
     "accuracy": "accuracy",
@@ -33,33 +35,28 @@ _METRIC_NAMES = {
     "matthews correlation": "mcc",
     "matthews correlation coefficient": "mcc",
 }
-
-
-class RecordNotFoundError(BadInputError):
-    """No records.jsonl of the workspace holds the record id."""
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
 
 
 class NotReproducibleError(BadInputError):
-    """The record names a dataset or metric that no probe protocol covers."""
+    """A printed cell cannot be re-run here; the message is the reason the reproduction records."""
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What reproducing a record means: which protocol, which of its datasets, which metric."""
+    """What reproducing a record means: which protocol, datasets and files, metric and model."""
 
     protocol: Protocol
     datasets: list[DatasetEntry]
+    files: list[Path]
     metric: str
+    model: ModelEntry
+    weights_sha256: str | None
 
-
-def find_record(ws: Workspace, record_id: str) -> Record:
-    """The record with this id, from the audit's records when they exist, else from the emitted ones."""
-    for root in (ws.audits_root, ws.extracted_root):
-        for path in sorted(root.glob("*/records.jsonl")) if root.is_dir() else []:
-            for row in read_jsonl(path):
-                if row.get("id") == record_id:
-                    return Record.from_dict(row)
-    raise RecordNotFoundError(f"record {record_id!r}: not in any audits/*/records.jsonl or extracted/*/records.jsonl")
+    @property
+    def run_key(self) -> tuple[str, tuple[str, ...], str]:
+        """Records with the same key share one run of the protocol."""
+        return (self.protocol.name, tuple(d.name for d in self.datasets), self.model.configuration)
 
 
 def printed_value(record: Record) -> float:
@@ -67,77 +64,145 @@ def printed_value(record: Record) -> float:
     if record.catalogue_value is not None:
         return float(record.catalogue_value)
     if record.value is None:
-        raise NotReproducibleError(f"record {record.id}: no numeric value ({record.printed!r})")
+        raise NotReproducibleError(f"no numeric value ({record.printed!r})")
     return float(record.value) / 100 if record.percent else float(record.value)
 
 
-def plan_for(record: Record, protocols: dict[str, Protocol], protocol_name: str | None = None) -> Plan:
-    if not record.dataset:
-        raise NotReproducibleError(f"record {record.id}: has no dataset to reproduce")
+def printed_rounding(record: Record) -> float:
+    """Half a unit of the printed last digit, in the catalogue's unit (0.0005 for '0.853', 0.0005 for '85.3%')."""
+    match = _NUMBER.search(record.printed or "")
+    if match is None or record.value in (None, 0):
+        return 0.0
+    decimals = len(match.group().partition(".")[2])
+    scale = printed_value(record) / float(record.value) if record.value else 1.0
+    return abs(0.5 * 10.0**-decimals * scale)
+
+
+def _protocol_for(record: Record, protocols: dict[str, Protocol]) -> tuple[Protocol, tuple[str, ...]]:
+    found = {name: names for name, p in protocols.items() if (names := p.datasets_for(record.dataset or ""))}
+    if not found:
+        raise NotReproducibleError(f"protocol unknown: no protocol under config/protocols maps {record.dataset!r}")
+    if len(found) > 1:
+        raise NotReproducibleError(
+            f"protocol ambiguous: {record.dataset!r} is mapped by {', '.join(sorted(found))} (choose with --protocol)"
+        )
+    name, names = next(iter(found.items()))
+    return protocols[name], names
+
+
+def plan_for(
+    record: Record, protocols: dict[str, Protocol], models: ModelRegistry, data_root: Path, root: Path
+) -> Plan:
+    """The plan to re-run a record, or NotReproducibleError saying what is missing."""
     metric = _METRIC_NAMES.get(" ".join((record.metric or "").split()).casefold())
     if metric is None:
-        raise NotReproducibleError(f"record {record.id}: metric {record.metric!r} is not one a probe computes")
-    candidates = {
-        name: found
-        for name, p in protocols.items()
-        if (protocol_name is None or name == protocol_name) and (found := p.datasets_for(record.dataset))
-    }
-    if not candidates:
-        where = f"protocol {protocol_name}" if protocol_name else "no protocol under config/protocols"
-        raise NotReproducibleError(f"record {record.id}: dataset {record.dataset!r} is not mapped by {where}")
-    if len(candidates) > 1:
-        raise NotReproducibleError(
-            f"record {record.id}: dataset {record.dataset!r} is mapped by several protocols "
-            f"({', '.join(sorted(candidates))}); choose one with --protocol"
-        )
-    name, dataset_names = next(iter(candidates.items()))
-    protocol = protocols[name]
+        raise NotReproducibleError(f"metric not probe-computable: {record.metric!r}")
+    printed_value(record)
+    if not record.dataset:
+        raise NotReproducibleError("no dataset: the record names none")
+    protocol, names = _protocol_for(record, protocols)
     if metric not in protocol.metrics:
-        raise NotReproducibleError(f"record {record.id}: protocol {name} does not score {metric}")
-    return Plan(protocol, [protocol.datasets[d] for d in dataset_names], metric)
+        raise NotReproducibleError(f"metric not probe-computable: protocol {protocol.name} does not score {metric}")
+    entries = [protocol.datasets[n] for n in names]
+    files = [Path(e.path) if Path(e.path).is_absolute() else data_root / e.path for e in entries]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise NotReproducibleError(f"no data: {', '.join(missing)} not found (set --data-root or LITAUDIT_DATA_ROOT)")
+    model = models.find(record_names(record))
+    if model is None:
+        names_given = " / ".join(dict.fromkeys(record_names(record))) or "none"
+        raise NotReproducibleError(f"no model: no entry of {models.file} for configuration {names_given}")
+    weights = check_weights(model, root)
+    if not weights.present:
+        raise NotReproducibleError(weights.problem)
+    return Plan(protocol, entries, files, metric, model, weights.sha256)
 
 
-def reproduction_entry(record: Record, plan: Plan, result: RunResult) -> dict[str, Any]:
-    """Printed beside reproduced, with the interval, delta and verdict, linked to the record and its cell."""
-    printed = printed_value(record)
-    reproduced = result.aggregate[plan.metric]
-    low, high = reproduced.interval
-    verdict = REPRODUCED if low <= printed <= high else NOT_REPRODUCED
-    key = "|".join([record.id, plan.protocol.name, result.variant.name, result.model["revision"]])
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str
+    distance_widths: float | None  # how far outside the interval the printed value lies, in interval widths
+
+
+def judge(printed: float, rounding: float, interval: tuple[float, float]) -> Judgement:
+    low, high = interval
+    if printed + rounding >= low and printed - rounding <= high:
+        return Judgement(REPRODUCED, 0.0)
+    gap = low - (printed + rounding) if printed < low else (printed - rounding) - high
+    width = high - low
+    return Judgement(DIFFERS, round(gap / width, 3) if width > 0 else None)
+
+
+def entry_id(record: Record) -> str:
+    return "rep-" + hashlib.sha256(record.id.encode()).hexdigest()[:16]
+
+
+def _base(record: Record) -> dict[str, Any]:
     return {
-        "id": "rep-" + hashlib.sha256(key.encode()).hexdigest()[:16],
+        "id": entry_id(record),
         "record_id": record.id,
         "source_id": record.source_id,
+        "table_label": record.table_label,
         "locator": record.locator,
         "locator_readable": record.locator_readable,
         "dataset": record.dataset,
         "configuration": record.configuration,
-        "metric": plan.metric,
-        "printed": printed,
         "printed_text": record.printed,
-        "reproduced": reproduced.value,
-        "interval": [low, high],
-        "confidence": plan.protocol.confidence,
-        "delta": reproduced.value - printed,
-        "verdict": verdict,
-        "evidence_origin": "reproduced",
-        "n": sum(len(d.test_subset.indices) for d in result.datasets),
-        "protocol": plan.protocol.name,
-        "variant": result.variant.name,
-        "model": result.model,
-        "overlap": {d.name: d.overlap for d in result.datasets},
-        "run": result.to_dict(),  # subsets, embedding hashes, probe fits, library versions
     }
 
 
-def store_reproduction(ws: Workspace, entry: dict[str, Any]) -> Path:
-    """Add or replace (same id) the entry in ``audits/<source>/reproductions.jsonl``; other entries are kept."""
-    path = ws.audits_dir(entry["source_id"]) / "reproductions.jsonl"
-    rows = [row for row in (read_jsonl(path) if path.is_file() else []) if row.get("id") != entry["id"]]
-    rows.append(entry)
-    write_jsonl(path, sorted(rows, key=lambda row: (str(row.get("record_id")), str(row.get("id")))))
-    return path
+def not_reproducible_entry(record: Record, reason: str) -> dict[str, Any]:
+    return {**_base(record), "verdict": NOT_REPRODUCIBLE, "reason": reason, "reproduced": None, "interval": None}
 
 
-def exit_code(entry: dict[str, Any]) -> int:
-    return EXIT_OK if entry["verdict"] == REPRODUCED else EXIT_PROBLEMS
+def reproduction_entry(record: Record, plan: Plan, result: RunResult, device: str) -> dict[str, Any]:
+    """Printed beside reproduced, with everything that produced the reproduced value (no timings, so a re-run
+    with the same subsets, seeds, data and weights writes the same bytes)."""
+    printed = printed_value(record)
+    rounding = printed_rounding(record)
+    reproduced = result.aggregate[plan.metric]
+    low, high = reproduced.interval
+    judgement = judge(printed, rounding, (low, high))
+    protocol = plan.protocol
+    return {
+        **_base(record),
+        "verdict": judgement.verdict,
+        "reason": "",
+        "distance_widths": judgement.distance_widths,
+        "metric": plan.metric,
+        "printed": printed,
+        "printed_rounding": rounding,
+        "reproduced": reproduced.value,
+        "interval": [low, high],
+        "confidence": protocol.confidence,
+        "delta": reproduced.value - printed,
+        "protocol": {
+            "name": protocol.name,
+            "variant": result.variant.name,
+            "version": protocol.file_sha256,
+            "seeds": list(protocol.seeds),
+        },
+        "data": [
+            {
+                "dataset": d.name,
+                "path": d.path,
+                "sha256": d.data_sha256,
+                "test_subset": d.test_subset.id,
+                "train_subsets": sorted({s.id for s in d.train_subsets}),
+                "n_test": len(d.test_subset.indices),
+                "embedding_hash": d.embedding_hash,
+                "overlap": d.overlap,
+            }
+            for d in result.datasets
+        ],
+        "model": {
+            "configuration": plan.model.configuration,
+            "embedder": plan.model.embedder,
+            "revision": result.model["revision"],
+            "weights_sha256": plan.weights_sha256,
+            "weights_revision": plan.model.revision,
+            "device": device,
+        },
+        "versions": result.versions,
+        "evidence_origin": "reproduced",
+    }

@@ -13,7 +13,7 @@ from pipeline.release.contents import opened_release, read_release
 from pipeline.release.diff import diff_records, format_diff
 from pipeline.release.freeze import FreezeOptions, today_utc
 from pipeline.release.freeze import freeze as freeze_release
-from pipeline.release.records import read_records, records_path
+from pipeline.release.records import read_source_records, records_path
 from pipeline.release.verify import verify_bag
 from pipeline.reviews import CATALOGUED, FINDING, RECORD, read_reviews, record_decision, reviews_path, undecided
 from pipeline.selection import resolve_sources
@@ -38,7 +38,7 @@ def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
     rows: list[dict[str, Any]] = []
     counts: dict[str, dict[str, int]] = {}
     for sid in source_ids:
-        records = read_records(ws, sid)
+        records = read_source_records(ws, sid)
         entries = read_reviews(reviews_path(ws, sid))
         waiting_ids = set(undecided([r["id"] for r in records.rows], entries))
         waiting = [r for r in records.rows if r["id"] in waiting_ids]
@@ -116,7 +116,7 @@ def review(
     if not source_id or not record_id:
         raise BadInputError("review needs SOURCE ID and a decision (or --pending)")
     decision, value = _decision(accept, reject, dismiss, correct)
-    records = read_records(ws, source_id)
+    records = read_source_records(ws, source_id)
     findings = _finding_ids(ws, source_id)
     kind = FINDING if record_id in findings else RECORD
     known = findings if kind == FINDING else [r["id"] for r in records.rows]

@@ -15,6 +15,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "value": ("printed", "value", "plus_minus", "percent", "unit", "catalogue_value", "rescale", "corrected_value"),
     "mapping": ("metric", "direction", "configuration", "model", "protocol", "dataset", "benchmark", "table_label"),
     "review": ("review_status",),
+    "reproduction": ("reproduction.verdict", "reproduction.value"),
 }
 
 Key = tuple[str, str]
@@ -69,10 +70,21 @@ def _by_key(records: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
     return {(str(r.get("source_id")), str(r.get("id"))): r for r in records}
 
 
+def field_value(record: dict[str, Any], name: str) -> Any:
+    """A record's field; ``a.b`` reads b of the object in a (None when a is absent)."""
+    head, _, rest = name.partition(".")
+    value = record.get(head)
+    return (value.get(rest) if isinstance(value, dict) else None) if rest else value
+
+
 def record_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str, list[Any]]]:
     changes: dict[str, dict[str, list[Any]]] = {}
     for group, names in FIELDS.items():
-        moved = {n: [before.get(n), after.get(n)] for n in names if before.get(n) != after.get(n)}
+        moved = {
+            n: [field_value(before, n), field_value(after, n)]
+            for n in names
+            if field_value(before, n) != field_value(after, n)
+        }
         if moved:
             changes[group] = moved
     return changes

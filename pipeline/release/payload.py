@@ -19,7 +19,8 @@ from typing import Any
 
 from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
-from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_records
+from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_source_records
+from pipeline.reproductions import VERDICTS, read_reproductions, reproductions_path, verdict_counts
 from pipeline.reviews import (
     FINDING,
     RECORD,
@@ -32,7 +33,8 @@ from pipeline.reviews import (
 )
 from pipeline.selection import Selection
 from pipeline.settings import Settings
-from pipeline.state import StageState, source_status
+from pipeline.stages import STAGES
+from pipeline.state import StageState, read_state, source_status
 from pipeline.store import Workspace, jsonl_text, read_findings, read_source_record, safe_id
 
 Content = bytes | Path  # bytes to write, or a workspace file to copy as is
@@ -53,6 +55,7 @@ class SourcePlan:
     reviews: list[ReviewEntry]
     findings_path: Path | None
     pdf_path: Path | None
+    stage_settings: dict[str, Any] = field(default_factory=dict)  # stage -> the settings it ran with
 
     @property
     def folder(self) -> str:
@@ -79,6 +82,7 @@ class SourcePlan:
             "orphan_reviews": sum(1 for e in self.reviews if e.kind == RECORD and e.target not in ids),
             "review_status": dict(sorted(Counter(r["review_status"] for r in released).items())),
             "pdf": self.pdf_path is not None,
+            "stage_settings": self.stage_settings,
         }
 
 
@@ -111,7 +115,7 @@ def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[Source
         return None, problems
     source = read_source_record(ws.source_record_path(source_id))
     try:
-        records = read_records(ws, source_id)
+        records = read_source_records(ws, source_id)
     except NoRecordsError:
         return None, [*problems, f"{source_id}: has no records (run extract, map and emit first, or leave it out)"]
     if not records.rows:
@@ -126,8 +130,19 @@ def _problems_of(ws: Workspace, source_id: str, with_pdfs: bool) -> tuple[Source
         reviews=read_reviews(reviews_path(ws, source_id)),
         findings_path=findings if findings.is_file() else None,
         pdf_path=ws.pdf_path(source_id) if with_pdfs else None,
+        stage_settings=_settings_ran_with(ws, source_id),
     )
     return plan, problems
+
+
+def _settings_ran_with(ws: Workspace, source_id: str) -> dict[str, Any]:
+    """The settings each stage recorded when it ran for the source (stages without settings record none)."""
+    found = {}
+    for stage in STAGES:
+        settings = (read_state(ws, stage, source_id) or {}).get("settings")
+        if settings is not None:
+            found[stage.name] = settings
+    return found
 
 
 def plan_sources(ws: Workspace, selection: Selection, with_pdfs: bool) -> list[SourcePlan]:
@@ -166,6 +181,10 @@ def build_payload(ws: Workspace, settings: Settings, plans: list[SourcePlan]) ->
         if plan.pdf_path:
             payload.files[f"{base}/source.pdf"] = plan.pdf_path
         summary = plan.summary(released)
+        reproductions = reproductions_path(ws, plan.source["id"])
+        if reproductions.is_file():  # the entries name their data, weights and protocol hashes
+            payload.files[f"{base}/reproductions.jsonl"] = reproductions
+        summary["reproductions"] = verdict_counts(read_reproductions(reproductions))
         payload.sources.append(summary)
         if not summary["audited"]:
             payload.notes.append(f"{summary['id']}: not audited; records taken from {summary['records_from']}")
@@ -196,4 +215,5 @@ def release_counts(payload: Payload) -> dict[str, Any]:
         "catalogue_files": sum(1 for rel in payload.files if rel.startswith("config/catalogue/")),
         "review_status": dict(sorted(statuses.items())),
         "not_audited": sum(not s["audited"] for s in payload.sources),
+        "reproductions": {v: sum(s["reproductions"][v] for s in payload.sources) for v in VERDICTS},
     }

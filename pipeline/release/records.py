@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import BadInputError
-from pipeline.model import Record
-from pipeline.store import Workspace, read_jsonl, safe_id
+from pipeline.store import Workspace, read_record_rows, safe_id
 
 AUDITED, EXTRACTED = "audits", "extracted"
 
@@ -43,7 +42,7 @@ def records_path(ws: Workspace, source_id: str) -> tuple[Path, str] | None:
     return None
 
 
-def read_records(ws: Workspace, source_id: str) -> RecordsFile:
+def read_source_records(ws: Workspace, source_id: str) -> RecordsFile:
     """The source's records, each checked to load as a :class:`Record` (bad rows name file and line)."""
     found = records_path(ws, source_id)
     if found is None:
@@ -52,12 +51,4 @@ def read_records(ws: Workspace, source_id: str) -> RecordsFile:
             f"run 'litaudit emit {source_id}' first"
         )
     path, origin = found
-    rows = read_jsonl(path)
-    for number, row in enumerate(rows, 1):
-        try:
-            if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not row["id"]:
-                raise ValueError("no record id")
-            Record.from_dict(row)
-        except (TypeError, ValueError) as exc:
-            raise BadInputError(f"{path}: record {number}: not a record ({exc})") from None
-    return RecordsFile(source_id, path, origin, rows)
+    return RecordsFile(source_id, path, origin, read_record_rows(path))

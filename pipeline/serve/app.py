@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from pipeline.audit.render import CellMark
+from pipeline.audit.settings import AuditSettings
 from pipeline.errors import BadInputError, LitauditError
 from pipeline.reviews import FINDING, RECORD, ReviewChainError, record_decision
 from pipeline.serve.crops import CROPS_FOLDER, cached_crop
@@ -34,6 +35,7 @@ from pipeline.serve.workspace_view import (
     read_source,
     table_of,
 )
+from pipeline.stage_settings import load_settings
 from pipeline.store import Workspace, read_source_record
 
 TOKEN_HEADER = "X-Litaudit-Token"
@@ -174,7 +176,8 @@ class Workbench:
         ]
         sha = str(read_source_record(self.ws.source_record_path(source_id)).get("sha256", ""))
         crops = self.ws.audits_dir(source_id) / CROPS_FOLDER
-        image = cached_crop(crops, self.ws.pdf_path(source_id), sha, table, marks)
+        settings = load_settings(AuditSettings, self.ws.config_dir)
+        image = cached_crop(crops, self.ws.pdf_path(source_id), sha, table, marks, settings)
         if image is None:
             return JSONResponse({"error": "the table cannot be placed on its page"}, status_code=404)
         return Response(image, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})

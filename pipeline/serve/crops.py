@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pipeline.audit.render import CellMark, render_table
+from pipeline.audit.settings import AuditSettings
 from pipeline.model import Table
 from pipeline.store import write_bytes
 
@@ -20,8 +21,9 @@ CROPS_FOLDER = "crops"
 CAPTION_ROOM = 30.0  # points towards the caption: about two lines of it
 
 
-def crop_key(pdf_sha256: str, table: Table, marks: list[CellMark], scale: float) -> str:
-    parts = [pdf_sha256, table.page, list(table.bbox), [[list(m.bbox), m.severity, m.label] for m in marks], scale]
+def crop_key(pdf_sha256: str, table: Table, marks: list[CellMark], settings: AuditSettings) -> str:
+    marked = [[list(m.bbox), m.severity, m.label] for m in marks]
+    parts = [pdf_sha256, table.page, list(table.bbox), marked, settings.crop_scale, settings.crop_margin]
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -36,13 +38,15 @@ def with_caption_room(table: Table) -> Table:
 
 
 def cached_crop(
-    cache_dir: Path, pdf_path: Path, pdf_sha256: str, table: Table, marks: list[CellMark], scale: float = CROP_SCALE
+    cache_dir: Path, pdf_path: Path, pdf_sha256: str, table: Table, marks: list[CellMark], settings: AuditSettings
 ) -> bytes | None:
-    """PNG bytes of the crop, from ``cache_dir`` when rendered before; None when the table cannot be placed."""
-    path = cache_dir / f"{crop_key(pdf_sha256, table, marks, scale)}.png"
+    """PNG bytes of the crop at :data:`CROP_SCALE` (the workspace's audit settings give the margin), from
+    ``cache_dir`` when rendered before; None when the table cannot be placed."""
+    settings = replace(settings, crop_scale=CROP_SCALE)
+    path = cache_dir / f"{crop_key(pdf_sha256, table, marks, settings)}.png"
     if path.is_file():
         return path.read_bytes()
-    image = render_table(pdf_path, with_caption_room(table), marks, scale)
+    image = render_table(pdf_path, with_caption_room(table), marks, settings)
     if image is not None:
         write_bytes(path, image)
     return image

@@ -11,13 +11,12 @@ from typing import Any
 
 from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import table_key_of
-from pipeline.audit.inputs import read_tables
 from pipeline.audit.report_data import locator_position
 from pipeline.errors import BadInputError
 from pipeline.model import Table
-from pipeline.release.records import read_records, records_path
+from pipeline.release.records import read_source_records, records_path
 from pipeline.reviews import FINDING, RECORD, ReviewEntry, latest_decisions, read_reviews, reviews_path
-from pipeline.store import Workspace, read_findings
+from pipeline.store import Workspace, read_findings, read_tables
 
 OPEN = "open"
 
@@ -47,7 +46,7 @@ def read_source(ws: Workspace, source_id: str) -> SourceView:
     source_id = known_source(ws, source_id)
     reviews = read_reviews(reviews_path(ws, source_id))
     findings = read_findings(ws.audits_dir(source_id) / "findings.json")
-    records = read_records(ws, source_id).rows if records_path(ws, source_id) else []
+    records = read_source_records(ws, source_id).rows if records_path(ws, source_id) else []
     return SourceView(
         source_id,
         _with_status(findings, latest_decisions(reviews, FINDING), OPEN),

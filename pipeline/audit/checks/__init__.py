@@ -24,6 +24,8 @@ from pipeline.audit.checks.derived import (
 )
 from pipeline.audit.checks.duplicates import check_duplicates
 from pipeline.audit.checks.ranges import check_ranges
+from pipeline.audit.checks.reproduction import DOUBT as REPRODUCTION_DOUBT
+from pipeline.audit.checks.reproduction import check_reproductions
 from pipeline.audit.checks.uncertainty import check_error_bars
 from pipeline.audit.context import AuditInput
 from pipeline.audit.findings import make_finding, sort_findings
@@ -116,8 +118,18 @@ CHECKS: tuple[Check, ...] = (
     Check("derived-shares", "error", "A percentage that is not its count over its total.", check_shares),
     Check("derived-delta", "warning", "A gain or difference its own operands do not give.", check_deltas),
     Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
-    Check("derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics),
+    Check(
+        "derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics, ("scipy",)
+    ),
     Check("derived-repeated", "warning", "The same quantity printed twice with two values.", check_repeated),
+    Check(
+        "reproduction-differs",
+        "warning",
+        "A printed value outside the interval a re-run of its protocol gives (litaudit probe reproduce).",
+        check_reproductions,
+        needs=("records",),
+        doubt=REPRODUCTION_DOUBT,
+    ),
 )
 
 
@@ -145,6 +157,7 @@ def run_checks(inp: AuditInput, checks: tuple[Check, ...] = CHECKS) -> CheckRun:
 
 
 _NEEDS = {
+    "scipy": "scipy (pip install 'litaudit[stats]')",
     "text": "the paper's text (sources/<sid>/source.pdf)",
     "catalogue": "the catalogue (config/catalogue/*.yaml)",
     "records": "the records (extracted/<sid>/records.jsonl)",

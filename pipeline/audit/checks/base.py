@@ -10,8 +10,8 @@ Evidence discipline, the rule every check follows and :func:`settle` enforces on
   ``unsure``   the cells themselves may be misread: ``needs-check`` (shown to a reviewer, never an error);
   ``declined`` the check could not judge (a part unread, no direction): info, and ``reason`` says why.
 - ``reason`` says, in one line, why an issue is less than proved (empty for a proof).
-- The table's extraction confidence travels with every finding. Below ``NEEDS_CHECK_BELOW`` any error or
-  warning becomes ``needs-check``; below ``PROOF_CONFIDENCE`` an error becomes a warning. The reason says so.
+- The table's extraction confidence travels with every finding. Below ``needs_check_below`` (AuditSettings) any error or
+  warning becomes ``needs-check``; below ``proof_confidence`` an error becomes a warning. The reason says so.
 - A check states its usual doubt (``Check.doubt``), the reason its findings carry when the issue gives none.
 A new check family needs nothing more than to set ``certainty`` and ``reason`` on the issues it returns (and a
 ``doubt`` on its Check).
@@ -19,19 +19,33 @@ A new check family needs nothing more than to set ``certainty`` and ``reason`` o
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from pipeline.audit.context import AuditInput
+from pipeline.audit.settings import AuditSettings
 from pipeline.audit.tableview import Pos
 from pipeline.model import Table
+
+EXTRAS = {"scipy": "stats"}  # a check's module needs -> the pip extra that installs it
+
+
+def installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def scipy_stats() -> ModuleType:
+    """scipy.stats, imported when a check that needs it runs (the ``stats`` extra; without it the check is
+    skipped and the report says what to install)."""
+    return importlib.import_module("scipy.stats")
+
 
 SEVERITIES = ("error", "warning", "needs-check", "info")
 CERTAINTIES = ("proved", "likely", "unsure", "declined")
 PROBLEMS = ("error", "warning")  # the severities that ask a reviewer to act; needs-check asks them to look
-NEEDS_CHECK_BELOW = 0.5  # extraction confidence under which no finding of a table counts as a problem
-PROOF_CONFIDENCE = 0.8  # extraction confidence an error's cells need
 _DEFAULT_CERTAINTY = {"error": "proved", "warning": "likely", "needs-check": "unsure", "info": "likely"}
 
 # Which records a finding concerns: the cells it points at, their whole rows or columns, the whole table
@@ -58,6 +72,9 @@ class Issue:
     reason: str = ""  # why the issue is less than proved, or why the check declined
 
 
+DEFAULT_BAR = AuditSettings()
+
+
 @dataclass(frozen=True)
 class Settled:
     severity: str
@@ -65,7 +82,9 @@ class Settled:
     reason: str
 
 
-def settle(severity: str, certainty: str | None, reason: str, confidence: float | None) -> Settled:
+def settle(
+    severity: str, certainty: str | None, reason: str, confidence: float | None, bar: AuditSettings = DEFAULT_BAR
+) -> Settled:
     """The severity an issue may carry given its certainty and the extraction confidence of its table."""
     certainty = certainty or _DEFAULT_CERTAINTY.get(severity, "likely")
     reasons = [reason] if reason else []
@@ -73,14 +92,14 @@ def settle(severity: str, certainty: str | None, reason: str, confidence: float 
         return Settled("info", certainty, reason)
     if certainty == "unsure" and severity in PROBLEMS:
         severity = "needs-check"
-    if confidence is not None and severity in PROBLEMS and confidence < NEEDS_CHECK_BELOW:
-        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {NEEDS_CHECK_BELOW}): "
+    if confidence is not None and severity in PROBLEMS and confidence < bar.needs_check_below:
+        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {bar.needs_check_below:g}): "
                        "its cells may be misread, so check the page first")  # fmt: skip
         severity, certainty = "needs-check", "unsure"
     if severity == "error" and certainty != "proved":
         severity = "warning"
-    if severity == "error" and confidence is not None and confidence < PROOF_CONFIDENCE:
-        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {PROOF_CONFIDENCE} "
+    if severity == "error" and confidence is not None and confidence < bar.proof_confidence:
+        reasons.append(f"the extractor's confidence in this table is {confidence:.2f} (< {bar.proof_confidence:g} "
                        "needed for an error)")  # fmt: skip
         severity, certainty = "warning", "likely"
     return Settled(severity, certainty, "; ".join(reasons))
@@ -101,4 +120,4 @@ class Check:
         return issue.reason or (self.doubt if certainty not in ("proved",) else "")
 
     def missing(self, inp: AuditInput) -> list[str]:
-        return [need for need in self.needs if not inp.has(need)]
+        return [need for need in self.needs if not (installed(need) if need in EXTRAS else inp.has(need))]

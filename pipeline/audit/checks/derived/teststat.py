@@ -15,9 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scipy import stats
-
-from pipeline.audit.checks.base import Issue
+from pipeline.audit.checks.base import Issue, scipy_stats
 from pipeline.audit.checks.derived import twogroup
 from pipeline.audit.checks.derived.evidence import Operand, has_token, relation_issue
 from pipeline.audit.context import AuditInput
@@ -54,12 +52,15 @@ class Report:
 PFunction = Callable[[float, tuple[float, ...]], float]
 VARIANTS: dict[str, dict[str, PFunction]] = {
     "t": {
-        "two-sided": lambda s, df: 2 * stats.t.sf(abs(s), df[0]),
-        "one-sided": lambda s, df: stats.t.sf(abs(s), df[0]),
+        "two-sided": lambda s, df: 2 * scipy_stats().t.sf(abs(s), df[0]),
+        "one-sided": lambda s, df: scipy_stats().t.sf(abs(s), df[0]),
     },
-    "z": {"two-sided": lambda s, df: 2 * stats.norm.sf(abs(s)), "one-sided": lambda s, df: stats.norm.sf(abs(s))},
-    "F": {"upper tail": lambda s, df: stats.f.sf(s, df[0], df[1])},
-    "chi2": {"upper tail": lambda s, df: stats.chi2.sf(s, df[0])},
+    "z": {
+        "two-sided": lambda s, df: 2 * scipy_stats().norm.sf(abs(s)),
+        "one-sided": lambda s, df: scipy_stats().norm.sf(abs(s)),
+    },
+    "F": {"upper tail": lambda s, df: scipy_stats().f.sf(s, df[0], df[1])},
+    "chi2": {"upper tail": lambda s, df: scipy_stats().chi2.sf(s, df[0])},
 }
 
 

@@ -15,8 +15,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scipy import stats
-
+from pipeline.audit.checks.base import scipy_stats
 from pipeline.audit.checks.derived.evidence import Operand, leading_number
 from pipeline.audit.interval import Interval, parse_printed
 from pipeline.audit.tableview import Pos, TableView
@@ -159,11 +158,11 @@ def count_p(table: list[list[int]], variant: str) -> Interval | None:
     if variant == "fisher":
         if len(table[0]) != 2:
             return None
-        value = float(stats.fisher_exact(table)[1])
+        value = float(scipy_stats().fisher_exact(table)[1])
     else:
         if variant == "yates" and len(table[0]) != 2:
             return None
-        value = float(stats.chi2_contingency(table, correction=variant == "yates")[1])
+        value = float(scipy_stats().chi2_contingency(table, correction=variant == "yates")[1])
     return _around(value)
 
 
@@ -193,7 +192,7 @@ def _t_p(gap: float, sd1: float, sd2: float, sizes: tuple[int, int], variant: st
     else:
         v1, v2 = sd1**2 / n1, sd2**2 / n2
         se, df = math.sqrt(v1 + v2), (v1 + v2) ** 2 / (v1**2 / (n1 - 1) + v2**2 / (n2 - 1))
-    return float(2 * stats.t.sf(gap / se, df))
+    return float(2 * scipy_stats().t.sf(gap / se, df))
 
 
 def _around(value: float) -> Interval:

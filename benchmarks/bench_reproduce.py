@@ -1,0 +1,94 @@
+"""Reproduce benchmark: the probe-leaderboard test paper (tests/papers/reproduce_paper.py) through fetch, extract,
+map and emit, then ``litaudit probe reproduce`` twice on the same workspace.
+
+Prints the verdict counts, the time per reproduced cell (first run, then the re-run, which reads hf: embeddings
+back from the cache; k-mer and null embeddings are cheaper to compute than to read, so they are never cached),
+and whether the re-run wrote the same reproductions byte for byte (same subsets and seeds: identical values).
+Honest 4-mer and null values on the real rows are those the n100 variant gives here (see the tests); the null
+control on the mouse dataset is printed inflated, so it must come back ``differs``.
+
+    python benchmarks/bench_reproduce.py [--data-root ../shared/dna] [--work .bench/reproduce] [--device cpu]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import testpapers  # noqa: F401  (puts tests/ on sys.path for ``papers``)
+from papers.reproduce_paper import MOTIF, REAL_DATASETS, reproduce_paper, write_board_workspace
+
+from pipeline.fixtures.render import typeset
+from pipeline.reproductions import VERDICTS
+
+ROOT = Path(__file__).resolve().parents[1]
+SID = "local:probe-board"
+
+
+def litaudit(work: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "pipeline", "--root", str(work), *args]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def motif_accuracy(work: Path, model: str) -> str:
+    out = litaudit(work, "probe", "run", "--protocol", "motif-probe", "--model", model, "--json")
+    return f"{json.loads(out.stdout)['aggregate']['accuracy']['value'] * 100:.1f}"
+
+
+def timed_reproduce(work: Path, args: list[str]) -> tuple[float, dict]:
+    started = time.perf_counter()
+    result = litaudit(work, "probe", "reproduce", SID, *args, "--json")
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"reproduce failed: {result.stderr.strip()}")
+    return time.perf_counter() - started, json.loads(result.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-root", type=Path, default=ROOT.parent / "shared" / "dna")
+    parser.add_argument("--work", type=Path, default=ROOT / ".bench" / "reproduce")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    opts = parser.parse_args()
+    shutil.rmtree(opts.work, ignore_errors=True)
+    write_board_workspace(opts.work / "config", opts.work / "data" / "planted_motif.csv.gz")
+    values = {MOTIF: [motif_accuracy(opts.work, "kmer:4"), motif_accuracy(opts.work, "null"), "99.0"]}
+    if opts.data_root.is_dir():
+        nontata, mouse = REAL_DATASETS
+        values = {nontata: ["82.0", "54.0", "90.0"], mouse: ["67.0", "78.0", "88.0"], **values}
+    else:
+        print(f"{opts.data_root} is absent: the generated dataset only")
+    pdf = opts.work / "board.pdf"
+    pdf.write_bytes(typeset(reproduce_paper(values))[0])
+    for args in (["fetch", "--file", str(pdf), "--id", SID], ["extract", SID], ["map", SID], ["emit", SID]):
+        litaudit(opts.work, *args)
+    args = ["--variant", "n100", "--data-root", str(opts.data_root), "--device", opts.device]
+    args += ["--cache-dir", str(opts.work / "cache")]
+    path = opts.work / "audits" / "local_probe-board" / "reproductions.jsonl"
+    first_s, first = timed_reproduce(opts.work, args)
+    first_bytes = path.read_bytes()
+    second_s, second = timed_reproduce(opts.work, args)
+    counts = first["counts"]
+    cells = counts["reproduced"] + counts["differs"]
+    print(f"command: litaudit probe reproduce {SID} {' '.join(args)}")
+    print(f"cells: {sum(counts.values())} ({', '.join(f'{counts[v]} {v}' for v in VERDICTS)}); "
+          f"{first['runs']} protocol runs")  # fmt: skip
+    for entry in first["entries"]:
+        low, high = entry["interval"] or (0, 0)
+        shown = entry["reason"] or f"{entry['reproduced']:.3f} [{low:.3f}, {high:.3f}]"
+        print(f"  {entry['locator_readable']}: printed {entry['printed_text']}: {entry['verdict']} ({shown})")
+    for label, seconds, out in (("first run", first_s, first), ("re-run", second_s, second)):
+        per_cell = seconds / cells if cells else float("nan")
+        embedded = f"{out['sequences_embedded']} sequences embedded, {out['sequences_from_cache']} from the cache"
+        print(f"{label}: {seconds:.1f} s wall, {per_cell:.1f} s per re-run cell; {embedded}")
+    print(f"re-run agreement: {'identical' if path.read_bytes() == first_bytes else 'DIFFERENT'} reproductions.jsonl")
+    for note in first["notes"]:
+        print(f"note: {note}")
+
+
+if __name__ == "__main__":
+    main()
