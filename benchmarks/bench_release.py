@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.release.records import read_source_records
-from pipeline.release.review import record_decision
 from pipeline.release.sample import SamplePaper, add_paper, write_catalogue
+from pipeline.reviews import record_decision
 from pipeline.store import Workspace
 
 TARGET_VERIFY_S = 60.0
@@ -54,7 +54,9 @@ def build_workspace(ws: Workspace, papers: int, pdf_kb: int, reviews: int) -> di
         stored = read_source_records(ws, sid)
         for j, record in enumerate(records[:reviews]):
             decision = ("accept", "correct", "reject")[j % 3]
-            record_decision(ws, stored, record.id, decision, reviewer="bench", value=0.5, date=f"{DATE}T00:00:00Z")
+            record_decision(
+                ws, sid, record.id, decision, known=stored.ids(), reviewer="bench", value=0.5, date=f"{DATE}T00:00:00Z"
+            )
         n_records += len(records)
         n_reviews += min(reviews, len(records))
     pdf_bytes = sum(p.stat().st_size for p in ws.sources_dir.glob("*/source.pdf"))

@@ -40,6 +40,7 @@ COMMANDS: dict[str, CommandEntry] = {
     "verify": CommandEntry("pipeline.release.commands:verify", "Re-hash a release and name what is wrong."),
     "diff": CommandEntry("pipeline.release.commands:diff", "Records added, removed and changed between releases."),
     "export": CommandEntry("pipeline.release.export_command:export", "A release as csv, parquet or duckdb.", "export"),
+    "serve": CommandEntry("pipeline.serve.commands:serve", "Open the reviewer's workbench in a browser.", "serve"),
     "probe": CommandEntry("pipeline.probe.commands:probe", "Re-compute printed cells with embedding probes.", "probe"),
 }
 
@@ -88,8 +89,8 @@ class LazyGroup(click.Group):
         try:
             return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
         except ImportError as exc:
-            if not entry.extra:
-                raise
+            if not entry.extra or (exc.name or "").partition(".")[0] == "pipeline":
+                raise  # a bug in litaudit itself, not a missing extra
             raise MissingExtraError(
                 f"litaudit {cmd_name} needs {exc.name}, which is not installed: pip install 'litaudit[{entry.extra}]'"
             ) from None

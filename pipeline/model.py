@@ -456,6 +456,15 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    @property
+    def is_limitation(self) -> bool:
+        """Whether the finding limits the records it concerns: an error or warning, one marked as a limitation
+        (by its check, or accepted by a reviewer), never one a reviewer dismissed (``details["review"]``)."""
+        review = self.details.get("review") or {}
+        if review.get("decision") == "dismiss":
+            return False
+        return self.severity in ("error", "warning") or bool(self.details.get("limitation"))
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Finding:
         return cls(**_known(cls, data))

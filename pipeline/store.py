@@ -131,6 +131,17 @@ def read_json(path: Path) -> Any:
         raise BadInputError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
 
 
+def read_findings(path: Path) -> list[dict[str, Any]]:
+    """The findings of a findings.json ([] without one): the audit's object holding them, or a bare list."""
+    if not path.is_file():
+        return []
+    data = read_json(path)
+    items = data.get("findings", []) if isinstance(data, dict) else data
+    if not isinstance(items, list) or not all(isinstance(f, dict) and isinstance(f.get("id"), str) for f in items):
+        raise BadInputError(f"{path}: not a findings file (expected a list of findings, each with an id)")
+    return items
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()

@@ -86,3 +86,12 @@ def test_report_renders_in_a_real_browser(audits: Path, tmp_path: Path) -> None:
     red = sum(n for n, (r, g, b) in colours if r > 180 and g < 60 and b < 60)
     assert red > 200  # error badges and outlined cells are drawn
     assert len(colours) > 500  # text and page images, not a blank page
+
+
+def test_the_check_table_shows_the_severities_raised_not_the_default(audits: Path) -> None:
+    md = (audits / "report.md").read_text()
+    assert "| aggregate-row | error | ran | 1 error, 2 info |" in md  # consistent means are info, not errors
+    assert "| dataset-reused | warning | ran | 1 warning, 2 info |" in md
+    html = (audits / "report.html").read_text()
+    row = html.split("<code>aggregate-row</code>")[1].split("</tr>")[0]
+    assert row.endswith('<td>1 <span class="sev error">error</span> 2 <span class="sev info">info</span></td>')

@@ -12,7 +12,8 @@ from stage_doubles import mark_written
 
 from pipeline.cli import main
 from pipeline.fixtures import PaperTruth, demo_truth
-from pipeline.store import Workspace, write_jsonl
+from pipeline.reviews import record_decision
+from pipeline.store import Workspace
 
 SID = "local:demo"
 FOLDER = "local_demo"
@@ -98,26 +99,20 @@ def test_rerun_gives_identical_bytes(copy_root: Path) -> None:
 def test_reviewers_latest_decision_is_shown(copy_root: Path) -> None:
     records = (copy_root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()
     record_id = json.loads(records[0])["id"]
-    write_jsonl(
-        copy_root / "audits" / FOLDER / "reviews.jsonl",
-        [
-            {
-                "record_id": record_id,
-                "decision": "reject",
-                "value": None,
-                "note": "first look",
-                "reviewer": "ana",
-                "date": "2026-01-01T00:00:00Z",
-            },
-            {
-                "record_id": record_id,
-                "decision": "correct",
-                "value": 0.921,
-                "note": "typo in PDF",
-                "reviewer": "bo",
-                "date": "2026-01-02T00:00:00Z",
-            },
-        ],
+    ws, known = Workspace(copy_root), {record_id}
+    record_decision(
+        ws, SID, record_id, "reject", known=known, note="first look", reviewer="ana", date="2026-01-01T00:00:00Z"
+    )
+    record_decision(
+        ws,
+        SID,
+        record_id,
+        "correct",
+        known=known,
+        value=0.921,
+        note="typo in PDF",
+        reviewer="bo",
+        date="2026-01-02T00:00:00Z",
     )
     result = litaudit(copy_root, "audit", SID, "--json")  # reviews.jsonl is an input: no --force needed
     assert result.exit_code == 1 and json.loads(result.stdout)["results"][0]["status"] == "done"
@@ -125,6 +120,17 @@ def test_reviewers_latest_decision_is_shown(copy_root: Path) -> None:
     md = (copy_root / "audits" / FOLDER / "report.md").read_text()
     assert "correct → 0.921" in html and "typo in PDF" in html and "first look" not in html
     assert "correct → 0.921 (bo, 2026-01-02T00:00:00Z)" in md
+
+
+def test_an_edited_review_log_stops_the_audit_naming_file_and_line(copy_root: Path) -> None:
+    path = copy_root / "audits" / FOLDER / "reviews.jsonl"
+    record_id = json.loads((copy_root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()[0])["id"]
+    for decision in ("accept", "reject"):
+        record_decision(Workspace(copy_root), SID, record_id, decision, known={record_id}, reviewer="ana")
+    path.write_text(path.read_text().replace('"reject"', '"accept"'))
+    result = litaudit(copy_root, "audit", SID, "--json")
+    assert result.exit_code != 0
+    assert f"{path}:2: entry was edited" in json.loads(result.stdout)["results"][0]["message"]
 
 
 def test_missing_records_and_catalogue_are_reported(copy_root: Path) -> None:
@@ -176,3 +182,24 @@ def test_every_finding_states_its_certainty_and_the_reports_show_it(demo_root: P
     assert all(f["reason"] for f in weaker)
     report = (demo_root / "audits" / FOLDER / "report.md").read_text()
     assert "certainty: proved" in report and "certainty: likely: " in report
+
+
+def test_decisions_on_findings_reach_the_limitations(copy_root: Path) -> None:
+    folder = copy_root / "audits" / FOLDER
+    findings = json.loads((folder / "findings.json").read_text())["findings"]
+    broken = next(f for f in findings if f["check"] == "aggregate-row" and f["severity"] == "error")
+    fine = next(f for f in findings if f["check"] == "aggregate-row" and f["severity"] == "info" and f["record_ids"])
+    ws, known = Workspace(copy_root), {f["id"] for f in findings}
+    record_decision(ws, SID, broken["id"], "dismiss", known=known, kind="finding", reviewer="ana", note="a misprint")
+    record_decision(ws, SID, fine["id"], "accept", known=known, kind="finding", reviewer="ana")
+    assert litaudit(copy_root, "audit", SID).exit_code == 1  # reviews.jsonl is an input: the audit re-runs
+    records = {r["id"]: r for r in map(json.loads, (folder / "records.jsonl").read_text().splitlines())}
+    assert not any(broken["id"] in limit for r in records.values() for limit in r["limitations"])
+    assert all(any(fine["id"] in limit for limit in records[rid]["limitations"]) for rid in fine["record_ids"])
+    assert all(broken["id"] in records[rid]["findings"] for rid in broken["record_ids"])  # still linked
+    limitations = json.loads((folder / "source_record.json").read_text())["limitations"]
+    assert not any("0.757" in text for text in limitations)  # the dismissed mean is no limitation of the paper
+    md = (folder / "report.md").read_text()
+    assert "   - review: dismissed by ana (" in md and "): a misprint" in md
+    rewritten = json.loads((folder / "findings.json").read_text())["findings"]
+    assert next(f for f in rewritten if f["id"] == broken["id"])["details"]["review"]["note"] == "a misprint"

@@ -30,6 +30,7 @@ def test_the_wheel_ships_the_catalogue_protocols_and_example_config(wheel: Path)
     for path in sorted((ROOT / "config").rglob("*.yaml")):
         assert f"pipeline/defaults/{path.relative_to(ROOT / 'config').as_posix()}" in names, path
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/"))]
+    assert {f"pipeline/serve/static/{n}" for n in ("index.html", "app.js", "app.css")} <= names  # the workbench
 
 
 @pytest.mark.slow
@@ -54,3 +55,6 @@ def test_a_plain_install_runs_the_demo_in_an_empty_folder(wheel: Path, tmp_path:
     assert probe.returncode == 2
     assert probe.stderr.startswith("litaudit: error: litaudit probe needs ")
     assert probe.stderr.rstrip().endswith("pip install 'litaudit[probe]'")
+    serve = run(litaudit, "serve", "--port", "0")
+    assert serve.returncode == 2  # refused before it listens
+    assert serve.stderr.rstrip().endswith("pip install 'litaudit[serve]'")

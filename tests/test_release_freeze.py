@@ -13,8 +13,8 @@ import pytest
 from conftest import json_out
 
 from pipeline.release.records import read_source_records
-from pipeline.release.review import record_decision, reviews_path
 from pipeline.release.sample import SamplePaper, add_paper, write_catalogue
+from pipeline.reviews import record_decision, reviews_path
 from pipeline.store import Workspace, write_json
 
 IDS = ("arxiv:2401.00001", "arxiv:2401.00002")
@@ -104,11 +104,16 @@ def test_a_different_date_keeps_the_hash_but_not_the_id(invoke, papers) -> None:
 def test_reviews_are_applied_and_the_log_is_released(invoke, workspace, papers) -> None:
     sid = IDS[0]
     ids = [r.id for r in papers[sid]]
-    records = read_source_records(workspace, sid)
-    record_decision(workspace, records, ids[0], "accept", reviewer="ann")
-    record_decision(workspace, records, ids[1], "correct", value=0.123, reviewer="ann", note="misprint")
-    record_decision(workspace, records, ids[2], "reject", reviewer="bob")
+    known = read_source_records(workspace, sid).ids()
+    record_decision(workspace, sid, ids[0], "accept", known=known, reviewer="ann")
+    record_decision(workspace, sid, ids[1], "correct", known=known, value=0.123, reviewer="ann", note="misprint")
+    record_decision(workspace, sid, ids[2], "reject", known=known, reviewer="bob")
+    finding = f"{sid}:bold-not-best:1"  # the sample paper's one finding
+    record_decision(workspace, sid, finding, "dismiss", known={finding}, kind="finding", reviewer="bob", note="a tie")
+    human = invoke("freeze", "--date", DATE)
+    assert "undecided: 21 records, 1 findings" in human.stdout  # the other paper's finding is still open
     out = freeze_ok(invoke)
+    assert out["counts"]["findings"] == 2 and out["counts"]["findings_undecided"] == 1
     folder = Path(out["path"]) / "data/sources/arxiv_2401.00001"
     rows = {r["id"]: r for r in map(json.loads, (folder / "records.jsonl").read_text().splitlines())}
     assert rows[ids[0]]["review_status"] == "source checked"
@@ -124,9 +129,9 @@ def test_reviews_are_applied_and_the_log_is_released(invoke, workspace, papers) 
 
 def test_broken_review_chain_blocks_the_freeze(invoke, workspace, papers) -> None:
     sid = IDS[0]
-    records = read_source_records(workspace, sid)
+    known = read_source_records(workspace, sid).ids()
     for record in papers[sid][:3]:
-        record_decision(workspace, records, record.id, "accept", reviewer="ann")
+        record_decision(workspace, sid, record.id, "accept", known=known, reviewer="ann")
     path = reviews_path(workspace, sid)
     lines = path.read_text().splitlines(keepends=True)
     path.write_text(lines[0] + lines[2])

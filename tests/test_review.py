@@ -10,17 +10,18 @@ import pytest
 from conftest import json_out
 
 from pipeline.release.records import read_source_records
-from pipeline.release.review import (
+from pipeline.release.sample import SamplePaper, add_paper
+from pipeline.reviews import (
     ReviewChainError,
     entry_sha256,
     read_reviews,
     record_decision,
     reviews_path,
 )
-from pipeline.release.sample import SamplePaper, add_paper
 from pipeline.store import Workspace
 
 SID = "arxiv:2401.00001"
+FINDING_ID = f"{SID}:bold-not-best:1"  # the one finding the sample paper carries
 
 
 @pytest.fixture
@@ -67,9 +68,9 @@ def test_correction_keeps_the_printed_value_and_records_the_corrected_one(invoke
 
 
 def test_latest_decision_wins(workspace, record_ids) -> None:
-    records = read_source_records(workspace, SID)
-    record_decision(workspace, records, record_ids[0], "accept", reviewer="ann")
-    entry, added = record_decision(workspace, records, record_ids[0], "reject", reviewer="bob", note="misread")
+    known = set(record_ids)
+    record_decision(workspace, SID, record_ids[0], "accept", known=known, reviewer="ann")
+    entry, added = record_decision(workspace, SID, record_ids[0], "reject", known=known, reviewer="bob", note="misread")
     assert added and entry.status == "rejected"
     entries = read_reviews(reviews_path(workspace, SID))
     assert [e.decision for e in entries] == ["accept", "reject"]
@@ -124,13 +125,14 @@ def test_pending_lists_what_still_needs_a_decision(invoke, workspace, record_ids
     assert result.exit_code == 0
     payload = json_out(result)
     assert payload["counts"] == {
-        SID: {"records": 12, "pending": 10},
-        "arxiv:2401.00002": {"records": 12, "pending": 12},
+        SID: {"records": 12, "pending": 10, "findings": 1, "findings_pending": 1},
+        "arxiv:2401.00002": {"records": 12, "pending": 12, "findings": 0, "findings_pending": 0},
     }
-    pending_ids = {row["record_id"] for row in payload["pending"] if row["source_id"] == SID}
+    pending_ids = {row["record_id"] for row in payload["pending"] if row["source_id"] == SID and "record_id" in row}
     assert pending_ids == set(record_ids[2:])
+    assert [row["finding_id"] for row in payload["pending"] if "finding_id" in row] == [FINDING_ID]
     text = invoke("review", "--pending", SID)
-    assert text.stdout.splitlines()[0] == f"{SID}: 10 of 12 records need a decision"
+    assert text.stdout.splitlines()[0] == f"{SID}: 10 of 12 records need a decision; 1 of 1 findings"
     assert "arxiv:2401.00002" not in text.stdout
 
 
@@ -141,9 +143,8 @@ def _tamper(path: Path, line: int, edit) -> None:
 
 
 def _three_decisions(workspace: Workspace, record_ids: list[str]) -> Path:
-    records = read_source_records(workspace, SID)
     for rid in record_ids[:3]:
-        record_decision(workspace, records, rid, "accept", reviewer="ann", note="ok")
+        record_decision(workspace, SID, rid, "accept", known=set(record_ids), reviewer="ann", note="ok")
     return reviews_path(workspace, SID)
 
 
@@ -187,9 +188,9 @@ def test_garbage_line_is_caught(workspace, record_ids) -> None:
 
 
 def test_concurrent_reviewers_keep_one_chain(workspace, record_ids) -> None:
-    records = read_source_records(workspace, SID)
+    kwargs = {"known": set(record_ids), "reviewer": "r"}
     threads = [
-        threading.Thread(target=record_decision, args=(workspace, records, rid, "accept"), kwargs={"reviewer": "r"})
+        threading.Thread(target=record_decision, args=(workspace, SID, rid, "accept"), kwargs=kwargs)
         for rid in record_ids[:8]
     ]
     for thread in threads:
@@ -197,4 +198,19 @@ def test_concurrent_reviewers_keep_one_chain(workspace, record_ids) -> None:
     for thread in threads:
         thread.join()
     entries = read_reviews(reviews_path(workspace, SID))
-    assert sorted(e.record_id for e in entries) == sorted(record_ids[:8])
+    assert sorted(e.target for e in entries) == sorted(record_ids[:8])
+
+
+def test_findings_are_accepted_or_dismissed_with_their_reason(invoke, workspace, record_ids) -> None:
+    refused = invoke("review", SID, FINDING_ID, "--reject", "--reviewer", "ann")
+    assert refused.exit_code == 2
+    assert "decision 'reject' on a finding: expected one of accept, dismiss" in refused.stderr
+    assert invoke("review", SID, record_ids[0], "--dismiss", "--reviewer", "ann").exit_code == 2  # records: no
+    result = invoke("review", SID, FINDING_ID, "--dismiss", "--note", "bold marks a tie", "--reviewer", "ann", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json_out(result)["review_status"] == "dismissed"
+    (entry,) = log_lines(workspace)
+    assert (entry["finding_id"], entry["decision"], entry["note"]) == (FINDING_ID, "dismiss", "bold marks a tie")
+    assert "record_id" not in entry
+    pending = json_out(invoke("review", "--pending", SID, "--json"))
+    assert pending["counts"][SID]["findings_pending"] == 0

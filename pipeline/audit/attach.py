@@ -9,8 +9,6 @@ from pipeline.audit.context import record_position
 from pipeline.model import Finding, Record
 from pipeline.reproductions import summary_of
 
-LIMITING = ("error", "warning")
-
 
 def concerns(finding: Finding, record: Record) -> bool:
     """Whether a finding is about a record, from the finding's scope (cells, rows, columns, table, paper)."""
@@ -40,8 +38,8 @@ def limitation(finding: Finding) -> str:
 def attach_findings(records: list[Record], findings: list[Finding]) -> tuple[list[Record], list[Finding]]:
     """Copies of the records with finding ids and limitations added, and of the findings with record ids.
 
-    Every finding is linked (ids); only errors, warnings and notes marked as limitations become words in
-    ``limitations`` (a consistent aggregate is not a limitation of its cells).
+    Every finding is linked (ids); only those that limit (:attr:`Finding.is_limitation`) become words in
+    ``limitations`` (a consistent aggregate is not a limitation of its cells, nor a dismissed finding).
     """
     linked: dict[str, list[str]] = {f.id: [] for f in findings}
     out_records = []
@@ -49,7 +47,7 @@ def attach_findings(records: list[Record], findings: list[Finding]) -> tuple[lis
         mine = [f for f in findings if concerns(f, record)]
         for finding in mine:
             linked[finding.id].append(record.id)
-        words = [limitation(f) for f in mine if f.severity in LIMITING or f.details.get("limitation")]
+        words = [limitation(f) for f in mine if f.is_limitation]
         out_records.append(
             dataclasses.replace(
                 record,

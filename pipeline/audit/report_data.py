@@ -9,8 +9,8 @@ from typing import Any
 from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import locator_position, record_position, table_key_of
 from pipeline.audit.findings import SEVERITY_ORDER
-from pipeline.audit.reviews import Decision
 from pipeline.model import Finding, Record, Table, where_printed
+from pipeline.reviews import FINDING, STATUS_AFTER, ReviewEntry
 
 
 @dataclass
@@ -33,7 +33,7 @@ class Numbered:
 @dataclass
 class RecordRow:
     record: Record
-    decision: Decision | None = None
+    decision: ReviewEntry | None = None
     findings: list[Numbered] = field(default_factory=list)  # the findings the record carries, as numbered
 
 
@@ -55,7 +55,11 @@ class CheckStatus:
     summary: str
     status: str  # "ran" | "skipped"
     reason: str = ""
-    found: int = 0
+    raised: dict[str, int] = field(default_factory=dict)  # severity -> findings of the check at that severity
+
+    def raised_text(self) -> str:
+        """The severities its findings actually carry ("1 warning"), which can differ from the default."""
+        return ", ".join(f"{n} {severity}" for severity, n in self.raised.items()) or "0"
 
 
 @dataclass
@@ -100,7 +104,7 @@ def build_report(
     tables: list[Table],
     findings: list[Finding],
     records: list[Record],
-    decisions: dict[str, Decision],
+    decisions: dict[str, ReviewEntry],
     checks: list[CheckStatus],
     notes: list[str],
     images: dict[int, bytes] | None = None,
@@ -173,6 +177,15 @@ def plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(plain(v) for v in value)
     return str(value)
+
+
+def review_of(finding: Finding) -> str:
+    """The reviewer's latest decision on the finding, in words; empty when undecided."""
+    review = finding.details.get("review")
+    if not review:
+        return ""
+    note = f": {review['note']}" if review.get("note") else ""
+    return f"{STATUS_AFTER[FINDING][review['decision']]} by {review['reviewer']} ({review['date']}){note}"
 
 
 def certainty(finding: Finding) -> str:

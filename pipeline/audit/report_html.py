@@ -20,6 +20,7 @@ from pipeline.audit.report_data import (
     certainty,
     plain,
     reproduction_text,
+    review_of,
 )
 from pipeline.model import where_printed
 from pipeline.readers.agreement import readings_note
@@ -53,7 +54,7 @@ def _header(report: Report) -> str:
     counts += f'<div class="count"><b>{records}</b>records</div>'
     rows = "".join(
         f"<tr><td><code>{escape(c.id)}</code></td><td>{_badge(c.severity)}</td><td>{escape(c.summary)}</td>"
-        f"<td>{'ran' if c.status == 'ran' else 'skipped: ' + escape(c.reason)}</td><td>{c.found}</td></tr>"
+        f"<td>{'ran' if c.status == 'ran' else 'skipped: ' + escape(c.reason)}</td><td>{_raised(c.raised)}</td></tr>"
         for c in report.checks
     )
     notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
@@ -66,8 +67,8 @@ def _header(report: Report) -> str:
         f"<header><h1>Audit of {escape(report.source_id)}</h1>"
         f'<div class="meta">source SHA-256 <code>{escape(report.source_sha256)}</code></div>'
         f'<div class="summary">{counts}</div>'
-        '<table class="checks"><tr><th>check</th><th>severity</th><th>what it looks for</th><th>status</th>'
-        f"<th>findings</th></tr>{rows}</table>"
+        '<table class="checks"><tr><th>check</th><th>default severity</th><th>what it looks for</th><th>status</th>'
+        f"<th>findings raised</th></tr>{rows}</table>"
         + (f"<ul>{notes}</ul>" if notes else "")
         + (f"<nav><ul>{toc}</ul></nav>" if toc else "")
         + "</header>"
@@ -76,6 +77,11 @@ def _header(report: Report) -> str:
 
 def _badge(severity: str) -> str:
     return f'<span class="sev {escape(severity)}">{escape(severity)}</span>'
+
+
+def _raised(raised: dict[str, int]) -> str:
+    """What the check's findings actually are: "1 <warning badge>", not the check's default severity."""
+    return " ".join(f"{n} {_badge(severity)}" for severity, n in raised.items()) or "0"
 
 
 def _table(section: TableReport) -> str:
@@ -136,6 +142,8 @@ def _findings(items: list[Numbered]) -> str:
                 evidence.append(f"<li>{name}: {escape(plain(value))}</li>")
         if certainty(f):
             evidence.insert(0, f"<li>certainty: {escape(certainty(f))}</li>")
+        if review_of(f):
+            evidence.insert(0, f"<li>review: {escape(review_of(f))}</li>")
         evidence += [
             f"<li>r{c['cell'][0]}c{c['cell'][1]}: {escape(c['computation'])}</li>"
             for c in f.details.get("computations", [])

@@ -11,6 +11,7 @@ from pipeline.audit.report_data import (
     certainty,
     plain,
     reproduction_text,
+    review_of,
 )
 from pipeline.model import where_printed
 from pipeline.readers.agreement import readings_note
@@ -23,10 +24,10 @@ def render_markdown(report: Report) -> str:
     lines = [f"# Audit of {report.source_id}", "", f"Source SHA-256: `{report.source_sha256}`", ""]
     counts = ", ".join(f"{n} {severity}" for severity, n in report.counts.items())
     lines += [f"**Findings:** {counts} (counted over the findings listed below).", ""]
-    lines += ["| check | severity | status | findings |", "|---|---|---|---|"]
+    lines += ["| check | default severity | status | findings raised |", "|---|---|---|---|"]
     for check in report.checks:
         status = check.status if check.status == "ran" else f"skipped: {check.reason}"
-        lines.append(f"| {check.id} | {check.severity} | {_cell(status)} | {check.found} |")
+        lines.append(f"| {check.id} | {check.severity} | {_cell(status)} | {check.raised_text()} |")
     lines.append("")
     lines += [f"- {note}" for note in report.notes]
     if report.notes:
@@ -91,6 +92,8 @@ def _grid_cell(cell: GridCell) -> str:
 def _finding(item: Numbered) -> list[str]:
     f = item.finding
     lines = [f"{item.number}. **{f.severity}** `{f.check}` — {f.message}"]
+    if review_of(f):
+        lines.append(f"   - review: {review_of(f)}")
     if certainty(f):
         lines.append(f"   - certainty: {certainty(f)}")
     for readable, locator in zip(f.locators_readable, f.locators, strict=False):

@@ -19,10 +19,10 @@ from pipeline.audit.render import CellMark, render_tables
 from pipeline.audit.report_data import CheckStatus, Report, build_report
 from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
-from pipeline.audit.reviews import latest_decisions
 from pipeline.audit.settings import AuditSettings
 from pipeline.emit.source_record import source_record
 from pipeline.model import Finding, Source
+from pipeline.reviews import FINDING, latest_decisions, read_reviews, reviewed, reviews_path
 from pipeline.settings import Settings
 from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
@@ -34,10 +34,13 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     loaded = load_inputs(ws, source_id, knobs)
     inp = loaded.audit
     checked = run_checks(inp)
-    records, findings = attach_findings(inp.records or [], checked.findings)
+    entries = read_reviews(reviews_path(ws, source_id))
+    on_findings = latest_decisions(entries, FINDING)
+    findings = [reviewed(f, on_findings.get(f.id)) for f in checked.findings]
+    records, findings = attach_findings(inp.records or [], findings)
     records = attach_reproductions(records, inp.reproductions)
     folder = ws.audits_dir(source_id)
-    decisions = latest_decisions(folder / "reviews.jsonl")
+    decisions = latest_decisions(entries)
     statuses = _statuses(checked, findings)
     report = build_report(
         source_id, inp.source_sha256, inp.tables, findings, records, decisions, statuses, loaded.notes
@@ -68,7 +71,7 @@ def _statuses(checked: CheckRun, findings: list[Finding]) -> list[CheckStatus]:
             check.summary,
             "ran" if check.id in checked.ran else "skipped",
             checked.skipped.get(check.id, ""),
-            sum(f.check == check.id for f in findings),
+            {s: n for s in SEVERITIES if (n := sum(f.check == check.id and f.severity == s for f in findings))},
         )
         for check in CHECKS
     ]

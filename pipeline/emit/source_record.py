@@ -81,7 +81,7 @@ def limitations(records: list[Record], findings: Iterable[Finding] = ()) -> list
     said: list[str] = []
     by_check: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
-        if finding.severity in ("error", "warning") or finding.details.get("limitation"):
+        if finding.is_limitation:
             by_check[finding.check].append(finding)
     for check, found in by_check.items():
         said += _from_findings(check, found)

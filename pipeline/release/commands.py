@@ -14,21 +14,24 @@ from pipeline.release.diff import diff_records, format_diff
 from pipeline.release.freeze import FreezeOptions, today_utc
 from pipeline.release.freeze import freeze as freeze_release
 from pipeline.release.records import read_source_records, records_path
-from pipeline.release.review import pending_records, read_reviews, record_decision, reviews_path
 from pipeline.release.verify import verify_bag
+from pipeline.reviews import CATALOGUED, FINDING, RECORD, read_reviews, record_decision, reviews_path, undecided
 from pipeline.selection import resolve_sources
-from pipeline.store import Workspace
+from pipeline.store import Workspace, read_findings
 
 release_path = click.Path(exists=False, path_type=Path)
 
 
-def _decision(accept: bool, reject: bool, correct: float | None) -> tuple[str, float | None]:
-    chosen = [
-        name for name, given in (("accept", accept), ("reject", reject), ("correct", correct is not None)) if given
-    ]
+def _decision(accept: bool, reject: bool, dismiss: bool, correct: float | None) -> tuple[str, float | None]:
+    given = (("accept", accept), ("reject", reject), ("dismiss", dismiss), ("correct", correct is not None))
+    chosen = [name for name, flag in given if flag]
     if len(chosen) != 1:
-        raise BadInputError("review SOURCE RECORD_ID needs exactly one of --accept, --reject or --correct VALUE")
+        raise BadInputError("review SOURCE ID needs exactly one of --accept, --reject, --dismiss or --correct VALUE")
     return chosen[0], correct
+
+
+def _finding_ids(ws: Workspace, source_id: str) -> list[str]:
+    return [f["id"] for f in read_findings(ws.audits_dir(source_id) / "findings.json")]
 
 
 def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
@@ -36,8 +39,18 @@ def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
     counts: dict[str, dict[str, int]] = {}
     for sid in source_ids:
         records = read_source_records(ws, sid)
-        waiting = pending_records(records, read_reviews(reviews_path(ws, sid)))
-        counts[sid] = {"records": len(records.rows), "pending": len(waiting)}
+        entries = read_reviews(reviews_path(ws, sid))
+        waiting_ids = set(undecided([r["id"] for r in records.rows], entries))
+        waiting = [r for r in records.rows if r["id"] in waiting_ids]
+        findings = _finding_ids(ws, sid)
+        open_findings = undecided(findings, entries, FINDING)
+        counts[sid] = {
+            "records": len(records.rows),
+            "pending": len(waiting),
+            "findings": len(findings),
+            "findings_pending": len(open_findings),
+        }
+        rows += [{"source_id": sid, "finding_id": fid} for fid in open_findings]
         rows += [
             {
                 "source_id": sid,
@@ -48,9 +61,15 @@ def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
             }
             for r in waiting
         ]
-    lines = [f"{sid}: {c['pending']} of {c['records']} records need a decision" for sid, c in counts.items()]
+    lines = [
+        f"{sid}: {c['pending']} of {c['records']} records need a decision"
+        + (f"; {c['findings_pending']} of {c['findings']} findings" if c["findings"] else "")
+        for sid, c in counts.items()
+    ]
     lines += [
-        f"  {r['source_id']}  {r['record_id']}  {r['locator_readable']}  printed {r['printed']}"
+        f"  {r['source_id']}  {r['finding_id']}  (finding)"
+        if "finding_id" in r
+        else f"  {r['source_id']}  {r['record_id']}  {r['locator_readable']}  printed {r['printed']}"
         + (f"  [{r['findings']} finding(s)]" if r["findings"] else "")
         for r in rows
     ]
@@ -59,13 +78,14 @@ def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
 
 @click.command()
 @click.argument("source_id", required=False)
-@click.argument("record_id", required=False)
-@click.option("--accept", is_flag=True, help="The record matches the source: status 'source checked'.")
+@click.argument("record_id", metavar="[ID]", required=False)
+@click.option("--accept", is_flag=True, help="The record matches the source (or the finding is genuine).")
 @click.option("--reject", is_flag=True, help="The record is wrong and should not be used: status 'rejected'.")
+@click.option("--dismiss", is_flag=True, help="The finding is not a problem; its reason is kept.")
 @click.option("--correct", type=float, metavar="VALUE", help="Record the right value beside the printed one.")
 @click.option("--note", default="", help="Why (kept in the log).")
 @click.option("--reviewer", envvar="LITAUDIT_REVIEWER", default="", help="Who decides [env LITAUDIT_REVIEWER].")
-@click.option("--pending", is_flag=True, help="List the records that still need a decision (of SOURCE, or all).")
+@click.option("--pending", is_flag=True, help="List the records and findings still undecided (of SOURCE, or all).")
 @json_option
 @click.pass_context
 @handle_errors
@@ -75,34 +95,40 @@ def review(
     record_id: str | None,
     accept: bool,
     reject: bool,
+    dismiss: bool,
     correct: float | None,
     note: str,
     reviewer: str,
     pending: bool,
     as_json: bool,
 ) -> None:
-    """Record a reviewer's decision on one record, appended to audits/<source>/reviews.jsonl.
+    """Record a reviewer's decision on one record or finding (ID), appended to audits/<source>/reviews.jsonl.
 
     Each entry carries the SHA-256 of the previous one; an edited history is refused (exit 1).
     """
     ws = Workspace(settings_of(ctx).root)
     if pending:
-        if record_id or accept or reject or correct is not None:
+        if record_id or accept or reject or dismiss or correct is not None:
             raise BadInputError("review --pending takes at most a SOURCE, no record or decision")
         ids = [source_id] if source_id else [sid for sid in ws.scan_sources().ids if records_path(ws, sid)]
         _pending(ws, ids, as_json)
         return
     if not source_id or not record_id:
-        raise BadInputError("review needs SOURCE RECORD_ID and a decision (or --pending)")
-    decision, value = _decision(accept, reject, correct)
+        raise BadInputError("review needs SOURCE ID and a decision (or --pending)")
+    decision, value = _decision(accept, reject, dismiss, correct)
     records = read_source_records(ws, source_id)
-    before = pending_records(records, read_reviews(reviews_path(ws, source_id)))
-    entry, added = record_decision(ws, records, record_id, decision, reviewer=reviewer, note=note, value=value)
+    findings = _finding_ids(ws, source_id)
+    kind = FINDING if record_id in findings else RECORD
+    known = findings if kind == FINDING else [r["id"] for r in records.rows]
+    before = undecided(known, read_reviews(reviews_path(ws, source_id)), kind)
+    entry, added = record_decision(
+        ws, source_id, record_id, decision, known=set(known), kind=kind, reviewer=reviewer, note=note, value=value
+    )
     payload = {"ok": True, "recorded": added, "review_status": entry.status, "entry": entry.to_dict()}
     verb = "recorded" if added else "already recorded"
     human = f"{source_id} {record_id}: {decision} {verb}; review status now '{entry.status}'"
-    if added and any(r["id"] == record_id for r in before):
-        human += f" (first decision on it; {len(before) - 1} record(s) of {source_id} left to review)"
+    if added and record_id in before:
+        human += f" (first decision on it; {len(before) - 1} {kind}(s) of {source_id} left to review)"
     emit_result(as_json, payload, human)
 
 
@@ -137,6 +163,7 @@ def freeze(ctx: click.Context, source_ids: tuple[str, ...], with_pdfs: bool, day
     lines = [
         f"{result.release_id}: {state} (sources {c['sources']}, records {c['records']}, findings {c['findings']}, "
         f"review decisions {c['reviews']}, PDFs {c['pdfs']})",
+        f"undecided: {c['review_status'].get(CATALOGUED, 0)} records, {c['findings_undecided']} findings",
         f"folder:  {result.path}",
         f"archive: {result.archive}",
         *(f"note: {n}" for n in result.notes),

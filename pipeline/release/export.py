@@ -21,10 +21,10 @@ import pandas as pd
 from pipeline.errors import BadInputError
 from pipeline.extras import import_extra
 from pipeline.release.contents import ReleaseContents
-from pipeline.release.review import STATUS_AFTER
+from pipeline.reviews import RECORD, STATUS_AFTER
 from pipeline.store import atomic_writer
 
-REJECTED = STATUS_AFTER["reject"]
+REJECTED = STATUS_AFTER[RECORD]["reject"]
 
 STRING, FLOAT, INT, BOOL = "string", "float64", "Int64", "boolean"
 RESULT_COLUMNS: dict[str, str] = {

@@ -20,13 +20,22 @@ from typing import Any
 from pipeline.catalogue.load import resolve_catalogue_dir
 from pipeline.errors import EXIT_PROBLEMS, LitauditError
 from pipeline.release.records import AUDITED, NoRecordsError, RecordsFile, read_source_records
-from pipeline.release.review import ReviewEntry, apply_review, latest_decisions, read_reviews, reviews_path
 from pipeline.reproductions import VERDICTS, read_reproductions, reproductions_path, verdict_counts
+from pipeline.reviews import (
+    FINDING,
+    RECORD,
+    ReviewEntry,
+    apply_review,
+    latest_decisions,
+    read_reviews,
+    reviews_path,
+    undecided,
+)
 from pipeline.selection import Selection
 from pipeline.settings import Settings
 from pipeline.stages import STAGES
 from pipeline.state import StageState, read_state, source_status
-from pipeline.store import Workspace, jsonl_text, read_json, read_source_record, safe_id
+from pipeline.store import Workspace, jsonl_text, read_findings, read_source_record, safe_id
 
 Content = bytes | Path  # bytes to write, or a workspace file to copy as is
 
@@ -58,6 +67,7 @@ class SourcePlan:
 
     def summary(self, released: list[dict[str, Any]]) -> dict[str, Any]:
         ids = self.records.ids()
+        findings = [f["id"] for f in read_findings(self.findings_path)] if self.findings_path else []
         return {
             "id": self.source["id"],
             "folder": self.folder,
@@ -66,9 +76,10 @@ class SourcePlan:
             "records": len(released),
             "records_from": self.records.relpath,
             "audited": self.records.origin == AUDITED,
-            "findings": count_findings(self.findings_path),
+            "findings": len(findings),
+            "findings_undecided": len(undecided(findings, self.reviews, FINDING)),
             "reviews": len(self.reviews),
-            "orphan_reviews": sum(1 for e in self.reviews if e.record_id not in ids),
+            "orphan_reviews": sum(1 for e in self.reviews if e.kind == RECORD and e.target not in ids),
             "review_status": dict(sorted(Counter(r["review_status"] for r in released).items())),
             "pdf": self.pdf_path is not None,
             "stage_settings": self.stage_settings,
@@ -91,15 +102,6 @@ class Payload:
                 shutil.copyfile(content, target)
             else:
                 target.write_bytes(content)
-
-
-def count_findings(path: Path | None) -> int:
-    """Findings in a findings.json: a list of findings, or an object holding one under "findings"."""
-    if path is None:
-        return 0
-    data = read_json(path)
-    items = data.get("findings", []) if isinstance(data, dict) else data
-    return len(items) if isinstance(items, list) else 0
 
 
 def _stage_problem(source_id: str, state: StageState) -> str:
@@ -207,6 +209,7 @@ def release_counts(payload: Payload) -> dict[str, Any]:
         "sources": len(payload.sources),
         "records": sum(s["records"] for s in payload.sources),
         "findings": sum(s["findings"] for s in payload.sources),
+        "findings_undecided": sum(s["findings_undecided"] for s in payload.sources),
         "reviews": sum(s["reviews"] for s in payload.sources),
         "pdfs": sum(s["pdf"] for s in payload.sources),
         "catalogue_files": sum(1 for rel in payload.files if rel.startswith("config/catalogue/")),

@@ -1,0 +1,129 @@
+"""What the workbench shows, read from the workspace: findings and records with their latest decisions.
+
+Every request names a source by id; only ids the workspace already knows reach a path (``known_source``),
+so no request text is ever joined into a filesystem path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.audit.checks.base import SEVERITIES
+from pipeline.audit.context import table_key_of
+from pipeline.audit.report_data import locator_position
+from pipeline.errors import BadInputError
+from pipeline.model import Table
+from pipeline.release.records import read_source_records, records_path
+from pipeline.reviews import FINDING, RECORD, ReviewEntry, latest_decisions, read_reviews, reviews_path
+from pipeline.store import Workspace, read_findings, read_tables
+
+OPEN = "open"
+
+
+class UnknownSourceError(BadInputError):
+    """A request names a source the workspace does not have."""
+
+
+@dataclass(frozen=True)
+class SourceView:
+    """One audited source as the workbench reads it."""
+
+    source_id: str
+    findings: list[dict[str, Any]]  # findings.json's findings, each with its review "status" and "decision"
+    records: list[dict[str, Any]]  # the records file's rows, each with "status" and "decision"
+    reviews: list[ReviewEntry]
+
+
+def known_source(ws: Workspace, source_id: str) -> str:
+    """The source id itself when the workspace has it; UnknownSourceError otherwise."""
+    if source_id not in ws.scan_sources().ids:
+        raise UnknownSourceError(f"source {source_id!r}: not in this workspace")
+    return source_id
+
+
+def read_source(ws: Workspace, source_id: str) -> SourceView:
+    source_id = known_source(ws, source_id)
+    reviews = read_reviews(reviews_path(ws, source_id))
+    findings = read_findings(ws.audits_dir(source_id) / "findings.json")
+    records = read_source_records(ws, source_id).rows if records_path(ws, source_id) else []
+    return SourceView(
+        source_id,
+        _with_status(findings, latest_decisions(reviews, FINDING), OPEN),
+        _with_status(records, latest_decisions(reviews, RECORD), "catalogued"),
+        reviews,
+    )
+
+
+def _with_status(rows: list[dict[str, Any]], latest: dict[str, ReviewEntry], undecided: str) -> list[dict[str, Any]]:
+    out = []
+    for row in rows:
+        entry = latest.get(row["id"])
+        decision = entry.to_dict() if entry else None
+        out.append({**row, "status": entry.status if entry else undecided, "decision": decision})
+    return out
+
+
+def all_sources(ws: Workspace) -> list[SourceView]:
+    return [read_source(ws, sid) for sid in ws.scan_sources().ids]
+
+
+def finding_summary(finding: dict[str, Any]) -> dict[str, Any]:
+    """A finding's line in the queue and in GET /api/findings."""
+    keys = ("id", "source_id", "check", "severity", "confidence", "certainty", "status", "message", "table_label")
+    row = {key: finding.get(key) for key in keys}
+    row["source"] = row.pop("source_id")
+    return row
+
+
+def queue_order(finding: dict[str, Any]) -> tuple[int, float, str]:
+    """Worst severity first, then the most confident extraction (the likeliest genuine problem)."""
+    confidence = finding.get("confidence")
+    severity = SEVERITIES.index(finding["severity"]) if finding["severity"] in SEVERITIES else len(SEVERITIES)
+    return (severity, -(confidence if confidence is not None else -1.0), finding["id"])
+
+
+def filter_findings(findings: list[dict[str, Any]], filters: dict[str, str]) -> list[dict[str, Any]]:
+    """Findings whose source, check, severity and status match every filter given (empty filters match all)."""
+    names = {"source": "source_id", "check": "check", "severity": "severity", "status": "status"}
+    wanted = {names[k]: v for k, v in filters.items() if k in names and v}
+    return sorted((f for f in findings if all(f.get(k) == v for k, v in wanted.items())), key=queue_order)
+
+
+def table_of(ws: Workspace, source_id: str, finding: dict[str, Any]) -> Table | None:
+    """The extracted table a finding points at (None for a finding about the whole paper)."""
+    key = (finding.get("details") or {}).get("table_key")
+    path = ws.extracted_dir(known_source(ws, source_id)) / "tables.json"
+    if key is None or not path.is_file():
+        return None
+    return next((t for t in read_tables(path).tables if table_key_of(t) == key), None)
+
+
+def flagged_cells(table: Table, finding: dict[str, Any]) -> list[tuple[int, int]]:
+    """(row, col) of the finding's cells in its table."""
+    key = table_key_of(table)
+    cells = []
+    for locator in finding.get("locators", []):
+        position = locator_position(locator)
+        if position and position[0] == key:
+            cells.append((position[1], position[2]))
+    return cells
+
+
+def grid_of(table: Table, flagged: list[tuple[int, int]]) -> list[list[dict[str, Any]]]:
+    """The extracted grid as rows of cells (spans kept once, at their top-left), flagged cells marked."""
+    rows: list[list[dict[str, Any]]] = [[] for _ in range(table.n_rows)]
+    for cell in sorted(table.cells, key=lambda c: (c.row, c.col)):
+        if 0 <= cell.row < table.n_rows:
+            rows[cell.row].append(
+                {
+                    "row": cell.row,
+                    "col": cell.col,
+                    "text": cell.text,
+                    "kind": cell.kind,
+                    "row_span": cell.row_span,
+                    "col_span": cell.col_span,
+                    "flagged": (cell.row, cell.col) in flagged,
+                }
+            )
+    return rows

@@ -1,0 +1,336 @@
+"""litaudit serve: the real server on a free loopback port over the demo paper's workspace, driven over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+from click.testing import CliRunner
+
+from pipeline.cli import main
+from pipeline.reviews import read_reviews, reviews_path
+from pipeline.store import Workspace
+
+SID = "local:demo"
+FOLDER = "local_demo"
+BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+FIRST_LINE = re.compile(r"^http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{20,})$")
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[str]
+    base: str
+    token: str
+    ws: Workspace
+
+    def post(self, body: object, headers: dict[str, str] | None = None) -> requests.Response:
+        given = {"X-Litaudit-Token": self.token, **(headers or {})}
+        return requests.post(f"{self.base}/api/reviews", json=body, headers=given, timeout=30)
+
+    def get(self, path: str, **params: str) -> requests.Response:
+        return requests.get(f"{self.base}{path}", params=params, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("demo-ws")
+    result = CliRunner().invoke(main, ["--root", str(root), "run", "--demo"])
+    assert result.exit_code == 1, result.output  # the demo paper has findings
+    return root
+
+
+def start(root: Path) -> Iterator[Server]:
+    command = [sys.executable, "-m", "pipeline", "--root", str(root), "serve", "--port", "0"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().strip()
+        match = FIRST_LINE.match(line)
+        assert match, (line, process.stderr.read() if process.poll() is not None and process.stderr else "")
+        base = f"http://127.0.0.1:{match.group(1)}"
+        for _ in range(200):  # the socket listens before uvicorn serves: wait for the first answer
+            try:
+                requests.get(f"{base}/api/sources", timeout=2)
+                break
+            except requests.ConnectionError:
+                threading.Event().wait(0.1)
+        yield Server(process, base, match.group(2), Workspace(root))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("served") / "ws"
+    shutil.copytree(built, root)
+    yield from start(root)
+
+
+def findings(server: Server, **filters: str) -> list[dict]:
+    response = server.get("/api/findings", **filters)
+    assert response.status_code == 200, response.text
+    return response.json()["findings"]  # type: ignore[no-any-return]
+
+
+def record_ids(server: Server) -> list[str]:
+    return [r["id"] for r in server.get("/api/records", source=SID).json()["records"]]
+
+
+def test_first_line_is_the_url_and_the_page_loads(server: Server) -> None:
+    page = server.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert '<script src="/static/app.js">' in page.text
+    script = server.get("/static/app.js")
+    assert script.status_code == 200 and "X-Litaudit-Token" in script.text
+
+
+def test_findings_are_listed_worst_first(server: Server) -> None:
+    rows = findings(server)
+    assert rows and all({"id", "source", "check", "severity", "confidence", "status"} <= set(r) for r in rows)
+    assert {r["source"] for r in rows} == {SID}
+    order = ["error", "warning", "needs-check", "info"]
+    keys = [(order.index(r["severity"]), -(r["confidence"] if r["confidence"] is not None else -1)) for r in rows]
+    assert keys == sorted(keys)
+    stored = json.loads((server.ws.audits_dir(SID) / "findings.json").read_text())["findings"]
+    assert sorted(r["id"] for r in rows) == sorted(f["id"] for f in stored)
+    errors = findings(server, severity="error")
+    assert errors and {r["severity"] for r in errors} == {"error"}
+    assert {r["check"] for r in findings(server, check="aggregate-row")} == {"aggregate-row"}
+
+
+def test_records_are_listed_with_their_status(server: Server) -> None:
+    rows = server.get("/api/records").json()["records"]
+    stored = (server.ws.audits_dir(SID) / "records.jsonl").read_text().splitlines()
+    assert len(rows) == len(stored) == 103
+    assert {r["source"] for r in rows} == {SID}
+    assert all(r["status"] in ("catalogued", "source checked", "rejected", "corrected") for r in rows)
+
+
+def test_finding_view_has_grid_computation_records_and_a_full_resolution_crop(server: Server) -> None:
+    mean = next(f for f in findings(server, check="aggregate-row") if f["severity"] == "error")
+    detail = server.get("/api/finding", source=SID, id=mean["id"]).json()
+    assert detail["finding"]["expected"]["computation"] == "(0.721 + 0.795 + 0.718) / 3 = 0.7447"
+    assert detail["table"]["confidence"] == mean["confidence"]
+    flagged = [c["text"] for row in detail["table"]["grid"] for c in row if c["flagged"]]
+    assert sorted(flagged) == ["0.718", "0.721", "0.757", "0.795"]
+    assert [r["printed"] for r in detail["records"]] == ["0.757"]
+    crop = server.get("/api/crop", source=SID, id=mean["id"])
+    assert crop.status_code == 200 and crop.content.startswith(b"\x89PNG")
+    cached = list((server.ws.audits_dir(SID) / "crops").glob("*.png"))
+    assert [p.read_bytes() for p in cached] == [crop.content]
+    assert server.get("/api/crop", source=SID, id=mean["id"]).content == crop.content
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-Litaudit-Token": ""},  # no token
+        {"X-Litaudit-Token": "not-the-token"},
+        {"Origin": "http://evil.example"},  # the right token from another origin
+        {"Origin": "null"},
+    ],
+)
+def test_changes_without_the_token_or_from_elsewhere_are_403(server: Server, headers: dict[str, str]) -> None:
+    before = reviews_path(server.ws, SID).read_bytes() if reviews_path(server.ws, SID).exists() else b""
+    target = record_ids(server)[0]
+    body = {"source": SID, "target": target, "decision": "accept", "reviewer": "mallory", "reason": ""}
+    response = server.post(body, headers)
+    assert response.status_code == 403, response.text
+    after = reviews_path(server.ws, SID).read_bytes() if reviews_path(server.ws, SID).exists() else b""
+    assert after == before
+
+
+def test_a_same_origin_post_is_accepted(server: Server) -> None:
+    target = record_ids(server)[1]
+    body = {"source": SID, "target": target, "decision": "accept", "reviewer": "ann", "reason": "matches"}
+    response = server.post(body, {"Origin": server.base})
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == "source checked"
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/api/findings", {"source": "../../etc"}),
+        ("/api/findings", {"source": FOLDER}),  # the folder name is not an id
+        ("/api/crop", {"source": "../sources/local_demo", "id": "x"}),
+        ("/api/finding", {"source": "/etc/passwd", "id": "x"}),
+        ("/api/record", {"source": "local:demo/../../x", "id": "x"}),
+        ("/static/..%2F..%2Fcli.py", {}),
+        ("/static/%2e%2e/app.py", {}),
+    ],
+)
+def test_no_request_reaches_a_path_outside_what_the_workspace_knows(server: Server, path: str, params: dict) -> None:
+    response = server.get(path, **params)
+    assert response.status_code == 404, response.text
+    assert "import" not in response.text  # no source file served
+
+
+def test_a_post_naming_an_unknown_source_writes_nothing(server: Server) -> None:
+    body = {"source": "../../tmp/x", "target": "y", "decision": "accept", "reviewer": "ann"}
+    response = server.post(body)
+    assert response.status_code == 404
+    assert not (server.ws.root.parent / "tmp").exists()
+
+
+def test_another_host_header_is_refused(server: Server) -> None:
+    response = requests.get(f"{server.base}/api/findings", headers={"Host": "evil.example"}, timeout=10)
+    assert response.status_code == 400
+
+
+def test_bad_decisions_are_400_with_one_line(server: Server) -> None:
+    rid = record_ids(server)[2]
+    finding = findings(server)[0]["id"]
+    for body in (
+        {"source": SID, "target": rid, "decision": "correct", "value": "abc", "reviewer": "ann"},
+        {"source": SID, "target": rid, "decision": "dismiss", "reviewer": "ann"},  # a record is not dismissed
+        {"source": SID, "target": finding, "decision": "reject", "reviewer": "ann"},  # a finding is not rejected
+        {"source": SID, "target": rid, "decision": "accept", "reviewer": ""},
+        ["not", "an", "object"],
+    ):
+        response = server.post(body)
+        assert response.status_code == 400, (body, response.text)
+        assert "\n" not in response.json()["error"]
+
+
+def test_dismissed_finding_leaves_the_queue_and_the_cli_appends_after(server: Server) -> None:
+    target = findings(server, status="open")[0]
+    body = {"source": SID, "target": target["id"], "decision": "dismiss", "reason": "a typo", "reviewer": "ann"}
+    response = server.post(body)
+    assert response.status_code == 200, response.text
+    assert response.json()["kind"] == "finding" and response.json()["status"] == "dismissed"
+    assert target["id"] not in {f["id"] for f in findings(server, status="open")}
+    assert target["id"] in {f["id"] for f in findings(server, status="dismissed")}
+    rid = record_ids(server)[3]
+    cli = subprocess.run(
+        [sys.executable, "-m", "pipeline", "--root", str(server.ws.root), "review", SID, rid, "--correct", "0.5"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LITAUDIT_REVIEWER": "bob"},
+        check=False,
+    )
+    assert cli.returncode == 0, cli.stderr
+    entries = read_reviews(reviews_path(server.ws, SID))  # the chain is verified on read
+    assert [(e.kind, e.target, e.decision) for e in entries[-2:]] == [
+        ("finding", target["id"], "dismiss"),
+        ("record", rid, "correct"),
+    ]
+    detail = server.get("/api/record", source=SID, id=rid).json()
+    assert detail["record"]["status"] == "corrected" and detail["history"][-1]["value"] == 0.5
+
+
+def test_twenty_concurrent_posts_leave_one_valid_chain(server: Server) -> None:
+    before = len(read_reviews(reviews_path(server.ws, SID)))
+    targets = record_ids(server)[10:30]
+    codes: list[int] = []
+
+    def post(rid: str) -> None:
+        codes.append(server.post({"source": SID, "target": rid, "decision": "reject", "reviewer": "load"}).status_code)
+
+    threads = [threading.Thread(target=post, args=(rid,)) for rid in targets]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert codes == [200] * 20
+    entries = read_reviews(reviews_path(server.ws, SID))
+    assert len(entries) == before + 20
+    assert sorted(e.target for e in entries[before:]) == sorted(targets)
+    pending = CliRunner().invoke(main, ["--root", str(server.ws.root), "review", "--pending", SID])
+    assert pending.exit_code == 0, pending.output
+
+
+def test_an_edited_log_is_a_409_naming_file_and_line(server: Server) -> None:
+    path, rids = reviews_path(server.ws, SID), record_ids(server)
+    server.post({"source": SID, "target": rids[40], "decision": "accept", "reviewer": "ann"})
+    server.post({"source": SID, "target": rids[41], "decision": "accept", "reviewer": "ann"})
+    original = path.read_text()
+    lines = original.splitlines(keepends=True)
+    path.write_text("".join([*lines[:-2], lines[-2].replace('"accept"', '"reject"'), lines[-1]]))
+    try:
+        response = server.get("/api/findings")
+        assert response.status_code == 409
+        assert response.json()["error"] == (
+            f"{path}:{len(lines) - 1}: entry was edited (its content no longer matches its sha256)"
+        )
+        refused = server.post({"source": SID, "target": rids[0], "decision": "accept", "reviewer": "x"})
+        assert refused.status_code == 409
+    finally:
+        path.write_text(original)
+
+
+@pytest.fixture
+def browser_page(built: Path, tmp_path: Path) -> Iterator[tuple[Server, object]]:
+    if BROWSER is None:
+        pytest.skip("no Chromium installed (Debian package 'chromium')")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+    root = tmp_path / "ws"
+    shutil.copytree(built, root)
+    for served in start(root):
+        with sync_api.sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(f"{served.base}/?token={served.token}")
+            try:
+                yield served, page
+            finally:
+                browser.close()
+
+
+def test_the_queue_is_driven_by_the_keyboard_in_a_real_browser(browser_page: tuple[Server, object]) -> None:
+    server, page = browser_page
+    page.wait_for_selector("table.queue tbody tr.current")  # type: ignore[attr-defined]
+    rows = findings(server, status="open")
+    page.fill("#reviewer", "ann")  # type: ignore[attr-defined]
+    page.click("h1")  # type: ignore[attr-defined]  # leave the name box so the keys reach the queue
+    page.keyboard.press("j")  # type: ignore[attr-defined]
+    assert page.get_attribute("table.queue tr.current", "data-id") == rows[1]["id"]  # type: ignore[attr-defined]
+    page.keyboard.press("a")  # type: ignore[attr-defined]
+    page.keyboard.type("the cell really is misprinted")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("#flash:has-text('accepted')")  # type: ignore[attr-defined]
+    page.keyboard.press("d")  # type: ignore[attr-defined]  # the queue reloads: the next open finding is current
+    page.keyboard.type("rounding, not an error")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("#flash:has-text('dismissed')")  # type: ignore[attr-defined]
+    mean = next(f for f in rows if f["check"] == "aggregate-row" and f["severity"] == "error")
+    page.goto(f"{server.base}/#/finding/local%3Ademo/{mean['id'].replace(':', '%3A')}")  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector(".crop img")  # type: ignore[attr-defined]
+    page.keyboard.press("c")  # type: ignore[attr-defined]  # correct the value of the record the finding touches
+    page.keyboard.type("0.745")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.keyboard.type("mean recomputed")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("#flash:has-text('corrected')")  # type: ignore[attr-defined]
+    entries = read_reviews(reviews_path(server.ws, SID))
+    assert [(e.kind, e.decision, e.note, e.reviewer) for e in entries] == [
+        ("finding", "accept", "the cell really is misprinted", "ann"),
+        ("finding", "dismiss", "rounding, not an error", "ann"),
+        ("record", "correct", "mean recomputed", "ann"),
+    ]
+    assert [entries[0].target, entries[1].target] == [rows[1]["id"], rows[2]["id"]]  # j, then the next open one
+    touched = server.get("/api/finding", source=SID, id=mean["id"]).json()["records"]
+    assert entries[2].target == touched[0]["id"] and entries[2].value == 0.745
+    page.goto(f"{server.base}/")  # type: ignore[attr-defined]
+    page.select_option("select[data-filter=status]", "accepted")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"tr[data-id='{rows[1]['id']}']")  # type: ignore[attr-defined]  # persisted
+    cli = CliRunner().invoke(main, ["--root", str(server.ws.root), "review", SID, entries[2].target, "--accept"])
+    assert cli.exit_code == 2  # no reviewer given: refused, nothing appended
+    cli = CliRunner().invoke(
+        main, ["--root", str(server.ws.root), "review", SID, entries[2].target, "--accept", "--reviewer", "bob"]
+    )
+    assert cli.exit_code == 0, cli.output
+    assert len(read_reviews(reviews_path(server.ws, SID))) == 4
