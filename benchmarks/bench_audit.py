@@ -32,7 +32,6 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
-from pipeline.audit.build import table_from_grid
 from pipeline.audit.checks import CHECKS, run_checks
 from pipeline.audit.checks.aggregates import evaluate, labelled_aggregates
 from pipeline.audit.checks.captions import COUNT_CLAIM
@@ -74,7 +73,7 @@ class Case:
     real: bool = False
 
     def table(self) -> Table:
-        return table_from_grid(self.grid, header_rows=self.header_rows, stub_cols=self.stub_cols, bold=self.bold,
+        return Table.from_grid(self.grid, header_rows=self.header_rows, stub_cols=self.stub_cols, bold=self.bold,
                                spans=self.spans, label=self.label, caption=self.caption)  # fmt: skip
 
     def view(self) -> TableView:

@@ -20,10 +20,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from pipeline.audit.build import table_from_gold
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.catalogue.load import BUNDLED_DIR
 from pipeline.mapping.document import map_tables
-from pipeline.mapping.grid import table_from_gold
 from pipeline.mapping.model import MappingFile
 from pipeline.model import Table, TablesFile
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -314,6 +315,38 @@ class Table:
     panel: str | None = None  # one panel of a multi-panel float: its sub-caption ("(a) Bulk RNA expression")
     artifact: str = ""  # a table read from a text source: the stored file; page is then 0 and bbox empty
     place: str = ""  # where the table starts in it ("main.tex:40:1")
+
+    @classmethod
+    def from_grid(
+        cls,
+        grid: Sequence[Sequence[str | None]],
+        header_rows: int = 1,
+        stub_cols: int = 1,
+        *,
+        label: str | None = None,
+        caption: str = "",
+        page: int = 1,
+        index: int = 0,
+        spans: Iterable[dict[str, int]] = (),
+        bold: Iterable[tuple[int, int]] = (),
+    ) -> Table:
+        """A table typed by hand or read from a gold file: ``grid`` holds each position's printed text, None
+        where a spanning cell covers it; values are read by the one number grammar, as extraction reads them."""
+        span_of = {(s["row"], s["col"]): (s.get("row_span", 1), s.get("col_span", 1)) for s in spans}
+        bold_at = {tuple(p) for p in bold}
+        cells = []
+        for r, row in enumerate(grid):
+            for c, text in enumerate(row):
+                if text is None:
+                    continue
+                kind = "header" if r < header_rows else ("stub" if c < stub_cols else "body")
+                row_span, col_span = span_of.get((r, c), (1, 1))
+                cells.append(
+                    Cell.printed(r, c, text, kind, row_span=row_span, col_span=col_span, bold=(r, c) in bold_at)
+                )
+        n_cols = max((len(row) for row in grid), default=0)
+        box = (0.0, 0.0, 0.0, 0.0)
+        return cls(index, page, label, caption, box, len(grid), n_cols, header_rows, stub_cols, cells, "grid", 1.0)
 
     @property
     def panel_mark(self) -> str:

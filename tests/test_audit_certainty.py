@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from grids import table_from_grid
 
-from pipeline.audit.build import table_from_grid
 from pipeline.audit.checks import run_checks
 from pipeline.audit.checks.base import DEFAULT_BAR, settle
 from pipeline.audit.context import AuditInput

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from grids import table_from_grid
 
-from pipeline.audit.build import table_from_grid
 from pipeline.audit.checks import CHECKS, run_checks
 from pipeline.audit.context import AuditInput
 from pipeline.audit.text import PaperText, paper_text_from_string

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke
+from grids import table_from_grid
 from papers.journal_audit_paper import journal_audit_paper
 
-from pipeline.audit.build import table_from_grid, table_from_truth
+from pipeline.audit.build import table_from_truth
 from pipeline.audit.checks import run_checks
 from pipeline.audit.context import AuditInput
 from pipeline.audit.text import paper_text_from_string, read_paper_text

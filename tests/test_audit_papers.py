@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, json_out
+from grids import table_from_grid
 from papers.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
 from papers.derived_paper import DERIVED_PAPERS, derived_paper
 
-from pipeline.audit.build import table_from_grid, table_from_truth
+from pipeline.audit.build import table_from_truth
 from pipeline.audit.checks import CHECKS, run_checks
 from pipeline.audit.checks.uncertainty import claim_sentences
 from pipeline.audit.context import AuditInput

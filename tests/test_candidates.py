@@ -9,8 +9,7 @@ from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.catalogue.suggest import propose
 from pipeline.emit.candidates import build_candidates
 from pipeline.mapping.document import map_tables
-from pipeline.mapping.grid import table_from_grid
-from pipeline.model import TablesFile
+from pipeline.model import Table, TablesFile
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +29,7 @@ def test_unknown_models_and_datasets_become_candidates_with_the_caption_metric(c
         ["Evo2 (7B)", "48.0 ± 9.8", "46.7 ± 26.7", "28.8 ± 11.3"],
     ]
     caption = "Attack success rate (%) of jailbreak attempts across 3 viral categories."
-    candidates = _candidates(catalogue, table_from_grid(grid, 1, 1, label="Table 1", caption=caption))
+    candidates = _candidates(catalogue, Table.from_grid(grid, 1, 1, label="Table 1", caption=caption))
     assert len(candidates) == 6 and {c["status"] for c in candidates} == {"unlinked"}
     first = candidates[0]
     assert first["printed"] == "20.0 ± 17.9" and first["locator_readable"].startswith("Table 1, row 'Evo2(1B)'")
@@ -47,7 +46,7 @@ def test_a_model_column_and_counts_beside_the_metrics(catalogue: Catalogue) -> N
         ["AlphaMissense", "ClinVar", "coding", "9387", "4932", "0.958", "0.977"],
         ["CADD", "ClinVar", "coding", "9387", "4932", "0.927", "0.952"],
     ]
-    candidates = _candidates(catalogue, table_from_grid(grid, 1, 1, label="Table S7", caption="Variant effects."))
+    candidates = _candidates(catalogue, Table.from_grid(grid, 1, 1, label="Table S7", caption="Variant effects."))
     assert [c["printed"] for c in candidates] == ["0.958", "0.977", "0.927", "0.952"]  # N_pos, N_neg: counts
     assert candidates[1]["printed_labels"] == {
         "dataset": "ClinVar / coding",
@@ -79,5 +78,5 @@ def test_suggest_proposes_aliases_for_near_names_and_new_entries_for_the_rest() 
 def test_a_measurement_column_is_the_metric_and_the_caption_names_the_model(catalogue: Catalogue) -> None:
     grid = [["Annotation", "Sequence ID %", "Nearest Species"], ["mt-Co1", "86.94", "Muntiacus reevesi"]]
     caption = "BLASTp results for genes from Evo 2 generated mitochondria."
-    [candidate] = _candidates(catalogue, table_from_grid(grid, 1, 1, label="Table S6", caption=caption))
+    [candidate] = _candidates(catalogue, Table.from_grid(grid, 1, 1, label="Table S6", caption=caption))
     assert candidate["printed_labels"] == {"dataset": "mt-Co1", "configuration": "Evo 2", "metric": "Sequence ID %"}

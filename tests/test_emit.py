@@ -12,8 +12,7 @@ from stage_doubles import mark_written
 
 from pipeline.emit.export_csv import write_records_csv
 from pipeline.emit.schema import SCHEMA_FILE, InvalidRecordError, validate_record
-from pipeline.mapping.grid import table_from_grid
-from pipeline.model import Record, Source, TablesFile
+from pipeline.model import Record, Source, Table, TablesFile
 from pipeline.store import Workspace, read_jsonl, write_json
 from pipeline.yamlio import schema_validator
 
@@ -32,7 +31,7 @@ CAPTION = "Table 2: Accuracy on Human Core Promoter Detection (GenBench), standa
 
 
 def setup_source(ws: Workspace, grid=GRID, caption=CAPTION, spans=SPANS) -> None:
-    table = table_from_grid(grid, 1, 1, label="Table 2", caption=caption, page=4, spans=spans)
+    table = Table.from_grid(grid, 1, 1, label="Table 2", caption=caption, page=4, spans=spans)
     source = Source(SID, SHA, 1, "sources/local_emit/source.pdf", "2026-01-01T00:00:00Z")
     write_json(ws.source_record_path(SID), source.to_dict())
     write_json(ws.extracted_dir(SID) / "tables.json", TablesFile({"id": SID, "sha256": SHA}, {}, [table]).to_dict())

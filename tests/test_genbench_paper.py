@@ -17,9 +17,8 @@ from pipeline.extract.document import extract_tables
 from pipeline.fixtures.render import typeset
 from pipeline.mapping.document import map_tables
 from pipeline.mapping.equivalents import same_data
-from pipeline.mapping.grid import table_from_grid
 from pipeline.mapping.model import CellMapping, TableMapping
-from pipeline.model import TablesFile
+from pipeline.model import Table, TablesFile
 from pipeline.store import read_jsonl
 
 SID = "local:genbench-eval"
@@ -166,7 +165,7 @@ def test_a_words_column_beside_a_multirow_stub_labels_its_rows(catalogue: Catalo
         [None, "dataset 1", "0.77", "0.79", "0.76", "0.77", "0.80"],
     ]
     spans = [{"row": 1, "col": 0, "row_span": 2, "col_span": 1}]
-    (mapping,) = map_grid(catalogue, table_from_grid(grid, 1, 1, label="Table 9", caption="Top-1.", spans=spans))
+    (mapping,) = map_grid(catalogue, Table.from_grid(grid, 1, 1, label="Table 9", caption="Top-1.", spans=spans))
     assert by_row(mapping)[2].dataset.name == f"{GB} Mouse Transcription Factor Prediction, dataset 1"
     assert "row 'Mouse Transcription Factor Prediction / dataset 1'" in by_row(mapping)[2].locator_readable
 
@@ -180,7 +179,7 @@ def test_a_words_row_under_a_spanning_task_labels_its_columns(catalogue: Catalog
         ["Caduceus-PH", "47.6", "59.5", "57.4"],
     ]
     spans = [{"row": 0, "col": 1, "row_span": 1, "col_span": 3}, {"row": 0, "col": 0, "row_span": 2, "col_span": 1}]
-    table = table_from_grid(grid, 1, 1, label="Table 10", caption="Top-1 (%) on GenBench.", spans=spans)
+    table = Table.from_grid(grid, 1, 1, label="Table 10", caption="Top-1 (%) on GenBench.", spans=spans)
     (mapping,) = map_grid(catalogue, table)
     names = {c.col: c.dataset.name for c in mapping.cells}
     assert names == {
@@ -190,7 +189,7 @@ def test_a_words_row_under_a_spanning_task_labels_its_columns(catalogue: Catalog
 
 
 def _task_and_parts(task_value: str, parts: tuple[str, str, str], percent: bool = False):
-    task = table_from_grid(
+    task = Table.from_grid(
         [["Task", "NT-v2", "Caduceus-PH"], ["Human Core Promoter Detection", task_value, "0.700"]],
         1, 1, label="Table 2", caption="Top-1 on GenBench.",
     )  # fmt: skip
@@ -201,7 +200,7 @@ def _task_and_parts(task_value: str, parts: tuple[str, str, str], percent: bool 
     ]
     spans = [{"row": 1, "col": 0, "row_span": 1, "col_span": 3}]
     caption = "Top-1 (%) on GenBench datasets." if percent else "Top-1 on GenBench datasets."
-    return task, table_from_grid(rows, 1, 1, label="Table 8", caption=caption, index=1, spans=spans)
+    return task, Table.from_grid(rows, 1, 1, label="Table 8", caption=caption, index=1, spans=spans)
 
 
 @pytest.mark.parametrize(
@@ -224,7 +223,7 @@ def test_gue_names_of_genbench_datasets_link_to_genbench_in_a_genbench_table(cat
         [label, "0.70", "0.71", "0.69", "0.70", "0.72"]
         for label in ("prom_core_notata", "EMP H3", "Core Promoter Detection", "Promoter Detection")
     ]
-    (mapping,) = map_grid(catalogue, table_from_grid(grid, 1, 1, label="Table 3", caption="Top-1 of five models."))
+    (mapping,) = map_grid(catalogue, Table.from_grid(grid, 1, 1, label="Table 3", caption="Top-1 of five models."))
     assert mapping.benchmark.name == GB
     assert {r: c.dataset.name for r, c in by_row(mapping).items()} == {
         1: f"{GB} Human Core Promoter Detection, dataset notata",
@@ -240,7 +239,7 @@ def test_gue_names_of_genbench_datasets_link_to_genbench_in_a_genbench_table(cat
 
 def test_a_caption_naming_gue_keeps_gue_names_in_gue(catalogue: Catalogue) -> None:
     grid = [["Dataset", "DNABERT-2", "HyenaDNA"], ["EMP H3", "0.52", "0.50"], ["prom_core_notata", "0.68", "0.66"]]
-    (mapping,) = map_grid(catalogue, table_from_grid(grid, 1, 1, label="Table 3", caption="MCC on the GUE tasks."))
+    (mapping,) = map_grid(catalogue, Table.from_grid(grid, 1, 1, label="Table 3", caption="MCC on the GUE tasks."))
     assert mapping.benchmark.name == "GUE"
     assert {c.dataset.name for c in mapping.cells} == {
         "GUE Epigenetic Marks Prediction, dataset H3",
@@ -255,7 +254,7 @@ def test_a_blank_stub_cell_continues_the_label_above(catalogue: Catalogue) -> No
         ["", "Spearman", "0.55", "0.56"],
         ["Drosophila enhancer activity (dev)", "PCC", "0.62", "0.64"],
     ]
-    (mapping,) = map_grid(catalogue, table_from_grid(grid, 1, 2, label="Table 4", caption="GenBench regression."))
+    (mapping,) = map_grid(catalogue, Table.from_grid(grid, 1, 2, label="Table 4", caption="GenBench regression."))
     rows = by_row(mapping)
     assert (rows[2].dataset.name, rows[2].metric.id) == (f"{GB} Bulk RNA expression", "spearman")
     assert rows[2].locator_readable == "Table 4, row 'Bulk RNA expression / Spearman', column 'Caduceus'"
@@ -296,7 +295,7 @@ def test_the_benchmark_a_paper_introduces_wins_over_another_benchmarks_names(cat
         ["prom_core_all", "0.70", "0.71"],
         ["prom_core_notata", "0.69", "0.72"],
     ]
-    table = table_from_grid(grid, 1, 1, label="Table 10", caption="MCC of the models.")
+    table = Table.from_grid(grid, 1, 1, label="Table 10", caption="MCC of the models.")
     source = {"id": "t", "sha256": "ab" * 32, "title": title}
     (mapping,) = map_tables(TablesFile(source, {}, [table]), catalogue).tables
     assert mapping.benchmark.name == benchmark

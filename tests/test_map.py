@@ -7,7 +7,6 @@ import pytest
 from pipeline.catalogue import load_catalogue
 from pipeline.catalogue.load import BUNDLED_DIR
 from pipeline.mapping.document import map_tables
-from pipeline.mapping.grid import table_from_grid
 from pipeline.mapping.labels import label_score
 from pipeline.mapping.model import MODELS_IN_COLUMNS, MODELS_IN_ROWS, MappingFile, TableMapping
 from pipeline.mapping.overrides import SourcePins, TablePins
@@ -25,7 +24,7 @@ def catalogue():
 
 def make_table(grid: list[list[str | None]], header_rows: int = 1, stub_cols: int = 1, **kw) -> Table:
     kw.setdefault("label", "Table 1")
-    return table_from_grid(grid, header_rows, stub_cols, **kw)
+    return Table.from_grid(grid, header_rows, stub_cols, **kw)
 
 
 def map_one(catalogue, table: Table) -> TableMapping:

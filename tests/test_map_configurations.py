@@ -8,7 +8,6 @@ import pytest
 from pipeline.catalogue import load_catalogue
 from pipeline.catalogue.load import BUNDLED_DIR
 from pipeline.mapping.document import map_tables
-from pipeline.mapping.grid import table_from_grid
 from pipeline.mapping.model import TableMapping
 from pipeline.model import Table, TablesFile
 
@@ -26,7 +25,7 @@ def grid_table(models: list[str], rows: list[str], caption: str, label: str = "T
         ["Dataset", *models],
         *([row, *(f"0.{50 + i + j}" for j in range(len(models)))] for i, row in enumerate(rows)),
     ]
-    return table_from_grid(grid, 1, 1, label=label, caption=caption)
+    return Table.from_grid(grid, 1, 1, label=label, caption=caption)
 
 
 def map_all(catalogue, *tables: Table) -> list[TableMapping]:
@@ -116,7 +115,7 @@ def test_a_near_tie_goes_to_the_benchmark_of_the_papers_other_tables(catalogue) 
         spans.append({"row": len(grid), "col": 0, "row_span": 1, "col_span": 6})
         grid += [[group, *[None] * 5], *([part, "0.61", "0.62", "0.63", "0.64", "0.65"] for part in PARTS)]
     caption = "Top-1 on the datasets of the two promoter detection tasks."
-    promoters = table_from_grid(grid, 1, 1, label="Table 8", caption=caption, spans=spans)
+    promoters = Table.from_grid(grid, 1, 1, label="Table 8", caption=caption, spans=spans)
     (alone,) = map_all(catalogue, promoters)
     assert alone.benchmark.id == "gue"
     others = [

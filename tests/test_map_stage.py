@@ -12,7 +12,6 @@ from stage_doubles import mark_written
 from pipeline.catalogue import load_catalogue
 from pipeline.catalogue.load import BUNDLED_DIR
 from pipeline.errors import ConfigError
-from pipeline.mapping.grid import table_from_grid
 from pipeline.mapping.overrides import load_overrides
 from pipeline.model import Source, Table, TablesFile
 from pipeline.store import Workspace, write_json
@@ -41,7 +40,7 @@ def add_source(ws: Workspace, tables: TablesFile) -> None:
 
 
 def results_table(**kw) -> Table:
-    return table_from_grid(RESULTS, 1, 1, label="Table 2", caption="Accuracy on GenBench.", **kw)
+    return Table.from_grid(RESULTS, 1, 1, label="Table 2", caption="Accuracy on GenBench.", **kw)
 
 
 def mapping_json(ws: Workspace) -> dict:
@@ -76,7 +75,7 @@ def test_rerun_is_skipped_and_forced_rerun_is_byte_identical(invoke, workspace) 
 
 
 def test_pins_win_and_are_reported_as_manual(invoke, workspace) -> None:
-    add_source(workspace, tables_file(results_table(), table_from_grid(SETTINGS_TABLE, 1, 1, label="Table 1", index=1)))
+    add_source(workspace, tables_file(results_table(), Table.from_grid(SETTINGS_TABLE, 1, 1, label="Table 1", index=1)))
     (workspace.config_dir / "overrides.yaml").write_text(
         f"""
 sources:

@@ -12,8 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.audit.tableview import view_table
-from pipeline.mapping.grid import table_from_grid
-from pipeline.model import Cell
+from pipeline.model import Cell, Table
 from pipeline.numbers import (
     Interval,
     exponent_text,
@@ -116,7 +115,7 @@ def test_extraction_mapping_and_audit_read_every_form_alike() -> None:
     and seen by the audit: the stored value, spread and percent sign are the grammar's, and every cell the
     grammar reads is a number to the audit, and no other."""
     texts = [text for text, *_ in FORMS] + NOT_NUMBERS
-    table = table_from_grid([["model", "score"], *[["m", text] for text in texts]], header_rows=1, stub_cols=1)
+    table = Table.from_grid([["model", "score"], *[["m", text] for text in texts]], header_rows=1, stub_cols=1)
     view = view_table(table)
     for cell in (c for c in table.cells if c.kind == "body"):
         number = parse_number(cell.text)
