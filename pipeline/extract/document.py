@@ -10,7 +10,7 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from pipeline.extract.assemble import to_table
-from pipeline.extract.captions import Caption, caption_label, find_captions, is_figure_caption
+from pipeline.extract.captions import Caption, bare_caption_label, find_captions, is_figure_caption
 from pipeline.extract.chars import open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
@@ -89,7 +89,7 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
     with open_page(doc, index) as (page, textpage):
         lines = page_text(textpage).splitlines()
         content = read_graphics(page, index + 1, settings.rule_thickness_pt, settings.min_rule_length_pt)
-        named = any(caption_label(line) for line in lines)
+        named = any(bare_caption_label(line) for line in lines)
         drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
         if not (named or (settings.find_uncaptioned and drawn)):
             return None
@@ -100,7 +100,11 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
 def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> list[tuple[PageLayout, list[Region]]]:
     """Each page's table regions, top to bottom; caption sides are settled over the whole document, and
     ruled tables without a caption are added where no captioned table lies."""
-    found = [(layout, caption) for layout in layouts for caption in find_captions(layout.column_lines, layout.hrules)]
+    found = [
+        (layout, caption)
+        for layout in layouts
+        for caption in find_captions(layout.column_lines, layout.hrules, layout.body_size)
+    ]
     scores = [side_scores(layout, caption) for layout, caption in found]
     preferred = choose_sides([(layout.number, *score) for (layout, _), score in zip(found, scores, strict=True)])
     by_page: dict[int, list[Region]] = {layout.number: [] for layout in layouts}

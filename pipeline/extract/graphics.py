@@ -170,7 +170,8 @@ def _subpath_pieces(points: list[tuple[float, float]], filled: bool, stroked: bo
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     box = (min(xs), min(ys), max(xs), max(ys))
-    if filled and len(points) >= 4 and _axis_aligned(points):
+    thin = min(box[2] - box[0], box[3] - box[1]) <= 1.5  # a bevelled border piece (Word tables) is a rule too
+    if filled and len(points) >= 3 and (thin or (len(points) >= 4 and _axis_aligned(points))):
         yield box, 0.0
         return
     if stroked:

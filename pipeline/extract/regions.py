@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.extract.captions import Caption, caption_label, is_figure_caption
+from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import Rule
 from pipeline.extract.columns import column_of
 from pipeline.extract.layout import PageLayout, is_prose, is_tabular
@@ -13,6 +13,7 @@ from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line
 
 _CONTINUATION_NOTE = re.compile(r"^\W*(?:continued\b|cont'd\b|cont\.).{0,30}$", re.IGNORECASE)
+_NOTE_START = re.compile(r"^(?:Notes?|Abbreviations?|Footnotes?|Source)\s*[:.]")  # the footnotes under a table
 
 
 @dataclass
@@ -47,10 +48,33 @@ def caption_span(layout: PageLayout, caption: Caption) -> tuple[float, float]:
     """The column the caption sits in, or the page's text width when it spans a gutter; beside another
     caption, its side of the band between them."""
     x0, x1 = column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    frame = _frame_rule(layout, caption, x0, x1)
+    if frame is not None:  # the table's own top (or bottom) rule says how wide it is
+        x0, x1 = frame.x0, frame.x1
     for band in layout.bands:
         if band.splits(caption.top, caption.top) and x0 < band.x < x1:
             x0, x1 = (x0, band.x) if caption.x1 <= band.x else (band.x, x1)
     return x0, x1
+
+
+def _frame_rule(layout: PageLayout, caption: Caption, x0: float, x1: float) -> Rule | None:
+    """The long rule right under or over the caption, when it runs across a gutter (a full-width table
+    under a column-wide caption) or stops well inside the column (a boxed table beside running text)."""
+    reach = 2.5 * caption.size
+    mid = (caption.x0 + caption.x1) / 2
+    near = [
+        r
+        for r in layout.hrules
+        if (caption.bottom - 1 <= r.y <= caption.bottom + reach or caption.top - reach <= r.y <= caption.top + 1)
+        and r.x0 - 2 <= mid <= r.x1 + 2
+        and r.length >= 0.3 * (x1 - x0)
+    ]
+    if not near:
+        return None
+    rule = min(near, key=lambda r: min(abs(r.y - caption.bottom), abs(r.y - caption.top)))
+    crosses = rule.x0 < x0 - 20 or rule.x1 > x1 + 20
+    narrower = rule.x0 > x0 + 20 or rule.x1 < x1 - 20
+    return rule if (crosses or narrower) and caption.x0 >= rule.x0 - 20 else None
 
 
 def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
@@ -100,7 +124,7 @@ def _is_stop_line(line: Line, width: float, layout: PageLayout) -> bool:
     """Running text, another caption, or a note that the table goes on ('(Continued on next page)');
     running text inside a ruled cell (vertical rules on both sides) is the table's."""
     text = line.text
-    if caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text):
+    if bare_caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text) or _NOTE_START.match(text):
         return True
     return is_prose(line, width, layout.body_size) and not _walled(line, layout)
 
@@ -141,7 +165,7 @@ def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettin
     width = span[1] - span[0]
     items = _side_items(layout, caption, span, below)
     accepted = _walk(items, caption, width, layout, below, settings)
-    accepted = _trim_beyond_rules(accepted, below)
+    accepted = _trim_beyond_rules(accepted, below, layout)
     if not below:
         accepted = _drop_notes(accepted)
     lines = [it for it in accepted if isinstance(it, Line)]
@@ -202,18 +226,32 @@ def _rule_ahead(items: list[Item], width: float, layout: PageLayout, frame: Rule
     return False
 
 
-def _trim_beyond_rules(accepted: list[Item], below: bool) -> list[Item]:
-    """Past the last rule (away from the caption), keep only lines that look like table rows."""
+def _trim_beyond_rules(accepted: list[Item], below: bool, layout: PageLayout) -> list[Item]:
+    """Past the last rule (away from the caption), keep only lines that look like table rows; past the
+    closing rule of a box (vertical rules end on it), nothing."""
     last_rule = max((i for i, it in enumerate(accepted) if isinstance(it, Rule)), default=None)
     if last_rule is None:
         return accepted
     kept = accepted[: last_rule + 1]
+    if _closes_box(accepted[last_rule], layout):
+        return kept
     for item in accepted[last_rule + 1 :]:
         gap = _gap(kept[-1].bottom if below else kept[-1].top, item, below)
         if not isinstance(item, Line) or not is_tabular(item) or gap > 0.8 * item.size:
             break
         kept.append(item)
     return kept
+
+
+def _closes_box(rule: Item, layout: PageLayout) -> bool:
+    ends = [
+        v
+        for v in layout.content.rules
+        if not v.horizontal
+        and rule.x0 - 3 <= v.x <= rule.x1 + 3
+        and min(abs(v.top - rule.y), abs(v.bottom - rule.y)) <= 3
+    ]
+    return len(ends) >= 2
 
 
 def _drop_notes(accepted: list[Item]) -> list[Item]:
