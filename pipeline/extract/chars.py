@@ -6,6 +6,7 @@ Coordinates are converted to pdfplumber's convention: points, origin at the top-
 from __future__ import annotations
 
 import ctypes
+import math
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +49,8 @@ class Char:
     size: float
     font: str
     upright: bool = True
+    turn: int = 0  # counter-clockwise quarter turns of the text on the display, in degrees (see Frame.turn)
+    origin_x: float = 0.0  # x of the glyph origin on the display, kept for sideways text only
     source: int = 0  # the text object that drew the glyph (a ligature's letters share one)
     face: int = 0  # the font object (a handle, valid while the page is open)
     heavy: bool = False  # set in a bold face whose name does not say so (see weight.py)
@@ -69,6 +72,7 @@ class PageContent:
     chars: list[Char] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     fills: list[Rule] = field(default_factory=list)  # filled boxes too large to be rules (shading, cell backgrounds)
+    turn: int = 0  # 90 or 270: read in the frame where sideways text stands upright (see turned.py)
 
     @property
     def hrules(self) -> list[Rule]:
@@ -104,6 +108,17 @@ def page_text(textpage: pdfium.PdfTextPage) -> str:
     return str(textpage.get_text_range())
 
 
+def mostly_sideways(textpage: pdfium.PdfTextPage, samples: int = 40) -> bool:
+    """Whether most of the page's text runs sideways (cheap: a sample of glyph angles), so that a caption
+    there may not start a line of the plain text."""
+    count = pdfium_c.FPDFText_CountChars(textpage.raw)
+    if count == 0:
+        return False
+    picks = range(0, count, max(1, count // samples))
+    sideways = sum(abs(math.sin(pdfium_c.FPDFText_GetCharAngle(textpage.raw, i))) > 0.9 for i in picks)
+    return sideways * 2 > len(picks)
+
+
 def read_graphics(page: pdfium.PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
     """The page's size, rules and filled boxes (cheap: no text); ``number`` is 1-based."""
     frame = Frame.of(page)
@@ -125,7 +140,7 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
     matrix = pdfium_c.FS_MATRIX()
     buf = ctypes.create_string_buffer(256)
     flags = ctypes.c_int()
-    styles: dict[int, tuple[str, float, bool, int]] = {}
+    styles: dict[int, tuple[str, float, int, int]] = {}
     previous: Char | None = None
     count = pdfium_c.FPDFText_CountChars(raw)
     unicode_of, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
@@ -157,17 +172,18 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
             n = pdfium_c.FPDFText_GetFontInfo(raw, i, buf, len(buf), flags)
             font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
             face = _font_of(key) if key else 0
-            style = (font, size, frame.upright(matrix.a, matrix.b), face)
+            style = (font, size, frame.turn(matrix.a, matrix.b), face)
             if key:
                 styles[key] = style
-        font, size, upright, face = style
+        font, size, turn, face = style
         if frame.rotation == 0:  # the common case, without the general transform
             x0, x1 = loose.left - frame.left, loose.right - frame.left
             top, bottom = frame.height - (loose.top - frame.bottom), frame.height - (loose.bottom - frame.bottom)
             baseline = frame.height - (oy.value - frame.bottom)
+            origin_x = ox.value - frame.left if turn else 0.0
         else:
             x0, top, x1, bottom = frame.box(loose.left, loose.bottom, loose.right, loose.top)
-            baseline = frame.point(ox.value, oy.value)[1]
+            origin_x, baseline = frame.point(ox.value, oy.value)
         ch = Char(
             text=_REPLACE.get(text, text),
             x0=x0,  # the loose box spans the glyph's advance: gaps are true spaces
@@ -177,7 +193,9 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
             baseline=baseline,
             size=size if size > 0.5 else max(loose.top - loose.bottom, 1.0),
             font=font,
-            upright=upright,
+            upright=turn == 0,
+            turn=turn,
+            origin_x=origin_x,
             source=key,
             face=face,
         )

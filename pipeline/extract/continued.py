@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pipeline.model import Cell, Table
+from pipeline.model import BBox, Cell, Table
 
 
 def merge_continuations(tables: list[Table]) -> list[Table]:
@@ -71,11 +71,21 @@ def page_parts(table: Table) -> list[Table]:
             continue
         renumbered = {r: table.header_rows + i for i, r in enumerate(rows)}
         cells = [*header, *(dataclasses.replace(c, row=renumbered[c.row]) for c in body)]
+        bbox = table.bbox if page == table.page else _bounds([c.bbox for c in body if c.bbox]) or table.bbox
         parts.append(
-            dataclasses.replace(table, page=page, n_rows=table.header_rows + len(rows), cells=cells, continued_pages=[])
+            dataclasses.replace(
+                table, page=page, bbox=bbox, n_rows=table.header_rows + len(rows), cells=cells, continued_pages=[]
+            )
         )
     return parts
 
 
 def _page(cell: Cell, table: Table) -> int:
     return cell.locator.page if cell.locator is not None else table.page
+
+
+def _bounds(boxes: list[BBox]) -> BBox | None:
+    """The box around a page part's own cells (its printed extent on that page)."""
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 
 from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, bare_caption_label, find_captions, is_figure_caption
-from pipeline.extract.chars import open_page, open_pdf, page_text, read_chars, read_graphics
+from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
@@ -20,6 +20,7 @@ from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
+from pipeline.extract.turned import to_page_frame, turn_page
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
 from pipeline.extract.values import is_numeric
 from pipeline.extract.whitespace import find_whitespace_regions
@@ -89,12 +90,12 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
     with open_page(doc, index) as (page, textpage):
         lines = page_text(textpage).splitlines()
         content = read_graphics(page, index + 1, settings.rule_thickness_pt, settings.min_rule_length_pt)
-        named = any(bare_caption_label(line) for line in lines)
+        named = any(bare_caption_label(line) for line in lines) or mostly_sideways(textpage)
         drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
         if not (named or (settings.find_uncaptioned and drawn)):
             return None
         read_chars(page, textpage, content)
-    return arrange_page(content, settings)
+    return arrange_page(turn_page(content), settings)
 
 
 def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> list[tuple[PageLayout, list[Region]]]:
@@ -173,7 +174,8 @@ def table_from_region(
         grid, engine = build_grid(words, rules, region.bbox, settings), ENGINE
     if grid is None or (region.caption is None and not plausible(grid, engine == LATTICE)):
         return None
-    return to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)
+    table = to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)
+    return to_page_frame(table, layout.content)
 
 
 def plausible(grid: Grid, ruled: bool) -> bool:
