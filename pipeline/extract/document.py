@@ -15,6 +15,7 @@ from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_te
 from pipeline.extract.continued import merge_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
+from pipeline.extract.margins import trim_running_matter
 from pipeline.extract.panels import split_panels
 from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
@@ -118,7 +119,7 @@ def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> lis
         for layout in layouts:
             by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
             by_page[layout.number] += find_whitespace_regions(layout, by_page[layout.number])
-            by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or not _by_figure(r, layout)]
+            by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or _free_standing(r, layout)]
     return [(layout, sorted(_distinct(by_page[layout.number]), key=lambda r: (r.top, r.x0))) for layout in layouts]
 
 
@@ -146,6 +147,13 @@ def _options(
     sides = [below for below, score in zip((True, False), scores, strict=True) if score > 0]
     grown = {below: grow_region(layout, caption, settings, below) for below in sides}
     return {below: region for below, region in grown.items() if region is not None}
+
+
+def _free_standing(region: Region, layout: PageLayout) -> bool:
+    """An uncaptioned region is a table candidate inside the body band (running heads and feet are not) and
+    away from a figure."""
+    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
+    return inside and not _by_figure(region, layout)
 
 
 def _by_figure(region: Region, layout: PageLayout) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from pipeline.extract.chars import PageContent, Rule
 from pipeline.extract.columns import cut_at_gutters, find_gutters
+from pipeline.extract.margins import drop_line_numbers
 from pipeline.extract.minipages import Band, cut_at_bands, find_bands
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line, Word, build_words, group_lines, split_line
@@ -40,7 +41,7 @@ class PageLayout:
 
 
 def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayout:
-    words = build_words(content.chars, settings.word_gap)
+    words = drop_line_numbers(build_words(content.chars, settings.word_gap))
     upright = [w for w in words if w.upright]
     lines = group_lines(upright)
     gutters = find_gutters(lines, content.width)
