@@ -16,6 +16,7 @@ from pipeline.extract.continued import merge_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
 from pipeline.extract.margins import trim_running_matter
+from pipeline.extract.outlines import outline_region
 from pipeline.extract.panels import split_panels
 from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
@@ -102,6 +103,7 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
 def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> list[tuple[PageLayout, list[Region]]]:
     """Each page's table regions, top to bottom; caption sides are settled over the whole document, and
     ruled tables without a caption are added where no captioned table lies."""
+    trim_running_matter(layouts)
     found = [
         (layout, caption)
         for layout in layouts
@@ -114,7 +116,8 @@ def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> lis
         mine = [k for k, (page, _) in enumerate(found) if page is layout]
         options = [_options(layout, found[k][1], scores[k], settings) for k in mine]
         chosen = settle_page(options, [preferred[k] for k in mine], [scores[k] for k in mine])
-        by_page[layout.number] += [region for region in chosen if region is not None]
+        drawn = [outline_region(layout, found[k][1]) for k, region in zip(mine, chosen, strict=True) if region is None]
+        by_page[layout.number] += [region for region in [*chosen, *drawn] if region is not None]
     if settings.find_uncaptioned:
         for layout in layouts:
             by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
@@ -172,6 +175,8 @@ def _by_figure(region: Region, layout: PageLayout) -> bool:
 def table_from_region(
     layout: PageLayout, region: Region, index: int, sha: str, settings: ExtractionSettings
 ) -> Table | None:
+    if region.caption is not None and not region.lines:
+        return _without_text(layout, region, region.caption, index)
     caption_words = {id(w) for line in (region.caption.lines if region.caption else []) for w in line.words}
     x0, top, x1, bottom = region.bbox
     words = [w for w in layout.words_in(x0 - 1, top - 1, x1 + 1, bottom + 1) if id(w) not in caption_words]
@@ -183,6 +188,25 @@ def table_from_region(
     if grid is None or (region.caption is None and not plausible(grid, engine == LATTICE)):
         return None
     table = to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)
+    return to_page_frame(table, layout.content)
+
+
+def _without_text(layout: PageLayout, region: Region, caption: Caption, index: int) -> Table:
+    """A captioned ruled box with glyph shapes and no text: kept, with no cells and why."""
+    table = Table(
+        index=index,
+        page=layout.number,
+        label=caption.label,
+        caption=caption.text,
+        bbox=region.bbox,
+        n_rows=0,
+        n_cols=0,
+        header_rows=0,
+        stub_cols=0,
+        engine=ENGINE,
+        caption_position=region.caption_position,
+        notes=["no text layer: the table's glyphs are drawn as outlines, so no cell can be read"],
+    )
     return to_page_frame(table, layout.content)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from pipeline.extract.words import Line, Word
@@ -38,7 +39,7 @@ def drop_line_numbers(words: list[Word]) -> list[Word]:
 def _numbering(strip: list[Word], words: list[Word]) -> bool:
     ordered = sorted(strip, key=lambda w: w.top)
     values = [int(w.text) for w in ordered]
-    if any(b <= a for a, b in zip(values, values[1:], strict=False)):
+    if any(b <= a for a, b in pairwise(values)):
         return False
     x0, x1 = min(w.x0 for w in strip), max(w.x1 for w in strip)
     members = {id(w) for w in strip}

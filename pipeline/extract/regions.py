@@ -237,10 +237,18 @@ def _trim_beyond_rules(accepted: list[Item], below: bool, layout: PageLayout) ->
         return kept
     for item in accepted[last_rule + 1 :]:
         gap = _gap(kept[-1].bottom if below else kept[-1].top, item, below)
-        if not isinstance(item, Line) or not is_tabular(item) or gap > 0.8 * item.size:
+        rows = [it for it in kept if isinstance(it, Line)][-3:]
+        if not isinstance(item, Line) or not (is_tabular(item) or _aligned_with(item, rows)) or gap > 0.8 * item.size:
             break
         kept.append(item)
     return kept
+
+
+def _aligned_with(line: Line, rows: list[Line]) -> bool:
+    """A row set with narrow gaps (less than an em) still lines up its words with the rows around it."""
+    edges = {round(w.x1) for row in rows for w in row.words[1:]}
+    hits = sum(any(abs(round(w.x1) - e) <= 1 for e in edges) for w in line.words[1:])
+    return len(line.words) >= 3 and hits >= 2
 
 
 def _closes_box(rule: Item, layout: PageLayout) -> bool:
