@@ -15,6 +15,7 @@ _LABEL = (
 )
 _CAPTION = re.compile(_LABEL + r"(?P<rest>\s*(?:[:.|\u2014\u2013(]|-\s|$).*)$")
 _BARE_CAPTION = re.compile(_LABEL + r"\s+[A-Z][\w(]")  # "Table 1 Performance of ...": the title at once, capitalised
+_TABLE_HEADING = re.compile(r"^[A-Z][A-Z-]*(?: [A-Z][A-Z-]*){0,4} TABLE$")  # "KEY RESOURCES TABLE" (STAR Methods)
 _FIGURE = re.compile(
     r"^(?:(?:Supplementary|Extended\s+Data)\s+)?(?:Figure|FIGURE|Fig\.)\s*[A-Z]?\d+[a-z]?\s*(?:[:.|\u2014\u2013(]|-\s|$|[A-Z][a-z])"
 )
@@ -96,6 +97,8 @@ def line_caption_label(line: Line, body_size: float | None = None) -> str | None
     label = caption_label(line.text)
     if label is not None:
         return label
+    if _TABLE_HEADING.match(line.text.strip()):  # a table named by a heading instead of a number
+        return line.text.strip()
     bare = bare_caption_label(line.text)
     return bare if bare is not None and _set_apart(line, bare, body_size) else None
 

@@ -92,7 +92,7 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
     with open_page(doc, index) as (page, textpage):
         lines = page_text(textpage).splitlines()
         content = read_graphics(page, index + 1, settings.rule_thickness_pt, settings.min_rule_length_pt)
-        named = any(bare_caption_label(line) for line in lines) or mostly_sideways(textpage)
+        named = any(bare_caption_label(line) or line.endswith("TABLE") for line in lines) or mostly_sideways(textpage)
         drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
         if not (named or (settings.find_uncaptioned and drawn)):
             return None

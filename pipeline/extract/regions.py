@@ -126,7 +126,15 @@ def _is_stop_line(line: Line, width: float, layout: PageLayout) -> bool:
     text = line.text
     if bare_caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text) or _NOTE_START.match(text):
         return True
-    return is_prose(line, width, layout.body_size) and not _walled(line, layout)
+    return is_prose(line, width, layout.body_size) and not _walled(line, layout) and not _ruled_row(line, layout)
+
+
+def _ruled_row(line: Line, layout: PageLayout) -> bool:
+    """Running text in a table ruled under every row (PLOS, Word tables): a rule right over the line and
+    another within a few lines under it, both spanning it."""
+    spans = [r for r in layout.hrules if r.x0 <= line.x0 + 2 and r.x1 >= line.x1 - 2]
+    over = any(line.top - 0.8 * line.size <= r.y <= line.top + 1 for r in spans)
+    return over and any(line.bottom - 1 <= r.y <= line.bottom + 4.5 * line.size for r in spans)
 
 
 def _walled(line: Line, layout: PageLayout) -> bool:
