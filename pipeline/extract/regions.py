@@ -145,7 +145,7 @@ def _walled(line: Line, layout: PageLayout) -> bool:
 
 def _side_score(items: list[Item], caption: Caption, width: float, layout: PageLayout, below: bool) -> float:
     edge = caption.bottom if below else caption.top
-    if not items or _gap(edge, items[0], below) > 3.5 * caption.size:
+    if not items or _gap(edge, items[0], below) > 3.5 * caption.size + 2 * layout.extra_leading:
         return -5.0
     score = -0.15 * _gap(edge, items[0], below) / caption.size
     for n, item in enumerate(items[:4]):
@@ -192,7 +192,7 @@ def _walk(
 ) -> list[Item]:
     accepted: list[Item] = []
     edge = caption.bottom if below else caption.top
-    line_h = 1.2 * layout.body_size
+    line_h = 1.2 * layout.body_size + layout.extra_leading
     frame: Rule | None = None  # the first long rule: the table's other rules share its extent
     for n, item in enumerate(items):
         if isinstance(item, Line) and (
