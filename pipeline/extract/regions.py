@@ -241,7 +241,7 @@ def _trim_beyond_rules(accepted: list[Item], below: bool, layout: PageLayout) ->
     if last_rule is None:
         return accepted
     kept = accepted[: last_rule + 1]
-    if _closes_box(accepted[last_rule], layout):
+    if below and _closes_box(accepted[last_rule], layout):
         return kept
     for item in accepted[last_rule + 1 :]:
         gap = _gap(kept[-1].bottom if below else kept[-1].top, item, below)
@@ -260,14 +260,9 @@ def _aligned_with(line: Line, rows: list[Line]) -> bool:
 
 
 def _closes_box(rule: Item, layout: PageLayout) -> bool:
-    ends = [
-        v
-        for v in layout.content.rules
-        if not v.horizontal
-        and rule.x0 - 3 <= v.x <= rule.x1 + 3
-        and min(abs(v.top - rule.y), abs(v.bottom - rule.y)) <= 3
-    ]
-    return len(ends) >= 2
+    """The rule is a box's bottom edge: vertical rules at both its ends stop on it."""
+    ends = [v.x for v in layout.content.rules if not v.horizontal and abs(v.bottom - rule.y) <= 3]
+    return any(abs(x - rule.x0) <= 3 for x in ends) and any(abs(x - rule.x1) <= 3 for x in ends)
 
 
 def _drop_notes(accepted: list[Item]) -> list[Item]:
