@@ -112,7 +112,7 @@ def find_captions(lines: list[Line], rules: Sequence[Rule] = (), body_size: floa
         if i in used:
             continue
         label = line_caption_label(line, body_size)
-        if label is None:
+        if label is None or _mid_sentence(line, lines[:i]):
             continue
         line = split_line(line, 2.0)[0]  # a caption holds no wide gap: past one, another column's text
         body = [line]
@@ -129,6 +129,18 @@ def find_captions(lines: list[Line], rules: Sequence[Rule] = (), body_size: floa
         text = " ".join(b.text for b in body)
         captions.append(Caption(label, text, body, continued=bool(_CONTINUED.search(text[:80]))))
     return captions
+
+
+def _mid_sentence(line: Line, before: list[Line]) -> bool:
+    """A label that only wrapped to the start of a line of running text ("..., Table S9: Association of
+    ... groups, / Table S10: APOE ...", a list of supplementary files): the line right above is prose in
+    the same size and column whose sentence has not ended."""
+    prev = next((ln for ln in reversed(before) if ln.bottom <= line.top + 1 and ln.x1 > line.x0), None)
+    if prev is None or line.top - prev.bottom > 0.6 * line.size or abs(prev.x0 - line.x0) > line.size:
+        return False
+    prose = len(prev.words) >= 6 and len(split_line(prev, 1.0)) == 1
+    same_size = abs(prev.size - line.size) <= 0.1 * line.size
+    return prose and same_size and not prev.text.rstrip().endswith((".", ":", "!", "?", ")"))
 
 
 def _continues_caption(prev: Line, nxt: Line, first: Line) -> bool:

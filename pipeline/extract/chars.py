@@ -140,7 +140,7 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
     matrix = pdfium_c.FS_MATRIX()
     buf = ctypes.create_string_buffer(256)
     flags = ctypes.c_int()
-    styles: dict[int, tuple[str, float, int, int]] = {}
+    styles: dict[int, tuple[str, float, int, int, bool]] = {}
     previous: Char | None = None
     count = pdfium_c.FPDFText_CountChars(raw)
     unicode_of, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
@@ -172,10 +172,12 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
             n = pdfium_c.FPDFText_GetFontInfo(raw, i, buf, len(buf), flags)
             font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
             face = _font_of(key) if key else 0
-            style = (font, size, frame.turn(matrix.a, matrix.b), face)
+            style = (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
             if key:
                 styles[key] = style
-        font, size, turn, face = style
+        font, size, turn, face, shown = style
+        if not shown:
+            continue
         if frame.rotation == 0:  # the common case, without the general transform
             x0, x1 = loose.left - frame.left, loose.right - frame.left
             top, bottom = frame.height - (loose.top - frame.bottom), frame.height - (loose.bottom - frame.bottom)
@@ -212,6 +214,31 @@ UNKNOWN = "\ufffd"  # a printed glyph whose text the PDF does not give
 _text_object = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
     ctypes.cast(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p).value
 )
+
+
+def _shown(text_object: int) -> bool:
+    """Whether a text object prints: not invisible (render mode 3) and not clipped away (an embedded page
+    carries its own copy of the text outside the clip that shows only its figure)."""
+    obj = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
+    if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+        return False
+    clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+    if not clip:
+        return True
+    xs, ys = [], []
+    px, py = ctypes.c_float(), ctypes.c_float()
+    for p in range(pdfium_c.FPDFClipPath_CountPaths(clip)):
+        for k in range(pdfium_c.FPDFClipPath_CountPathSegments(clip, p)):
+            pdfium_c.FPDFPathSegment_GetPoint(pdfium_c.FPDFClipPath_GetPathSegment(clip, p, k), px, py)
+            xs.append(px.value)
+            ys.append(py.value)
+    if not xs:
+        return True
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+        return True
+    cx, cy = (left.value + right.value) / 2, (bottom.value + top.value) / 2
+    return min(xs) - 1 <= cx <= max(xs) + 1 and min(ys) - 1 <= cy <= max(ys) + 1
 
 
 def _font_of(text_object: int) -> int:
