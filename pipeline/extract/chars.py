@@ -255,7 +255,7 @@ def _unmapped_glyph(raw: object, i: int) -> str:
     width, height = right.value - left.value, top.value - bottom.value
     if width <= 0 or height <= 0:
         return ""
-    return "-" if height <= 0.3 * width else UNKNOWN
+    return "-" if height <= 0.6 * width else UNKNOWN  # a hyphen bar is about twice as wide as it is thick
 
 
 def _is_overprint(a: Char, b: Char) -> bool:
