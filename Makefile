@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-faults bench-scale bench-extract-speed clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-faults bench-scale bench-extract-speed bench-journals clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ bench-audit-real: $(VENV)/.installed
 
 bench-probe: $(VENV)/.installed
 	$(PY) benchmarks/bench_probe.py
+
+# Journal layouts: label recall, tables over non-table regions, cell F1 beside camelot-stream (../shared/corpus/journals).
+bench-journals: $(VENV)/.installed
+	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) benchmarks/bench_journals.py --shared $(SHARED)
 
 bench-extract-speed: $(VENV)/.installed
 	$(PY) benchmarks/bench_extract_speed.py
