@@ -61,7 +61,7 @@ class PageLayout:
 
 
 def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayout:
-    words = drop_line_numbers(build_words(content.chars, settings.word_gap))
+    words = drop_line_numbers(build_words(content.chars, settings.word_gap), content.rules)
     upright = [w for w in words if w.upright]
     lines = group_lines(upright)
     gutters = find_gutters(lines, content.width)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from pipeline.extract.graphics import Rule
 from pipeline.extract.words import Line, Word
 
 if TYPE_CHECKING:
@@ -19,9 +20,9 @@ MIN_LINE_NUMBERS = 5  # a margin column needs this many numbers before it is tak
 _DIGITS = re.compile(r"\d+")
 
 
-def drop_line_numbers(words: list[Word]) -> list[Word]:
-    """``words`` without the page's line numbers: integers rising down the page in a margin strip that
-    holds nothing else, every one set apart from the text beside it."""
+def drop_line_numbers(words: list[Word], rules: Sequence[Rule] = ()) -> list[Word]:
+    """``words`` without the page's line numbers: integers rising down the page in a margin strip left (or
+    right) of all other text, that no rule crosses (a table's numbered first column sits under its rules)."""
     numbers = [w for w in words if w.upright and w.text.isdigit() and len(w.text) <= 5]
     if len(numbers) < MIN_LINE_NUMBERS:
         return words
@@ -31,7 +32,7 @@ def drop_line_numbers(words: list[Word]) -> list[Word]:
         strips.setdefault(-1 - round(w.x1 / 3), []).append(w)
     dropped: set[int] = set()
     for strip in strips.values():
-        if len(strip) >= MIN_LINE_NUMBERS and _numbering(strip, words):
+        if len(strip) >= MIN_LINE_NUMBERS and _numbering(strip, words) and not _ruled_over(strip, rules):
             dropped |= {id(w) for w in strip}
     return [w for w in words if id(w) not in dropped] if dropped else words
 
@@ -43,13 +44,19 @@ def _numbering(strip: list[Word], words: list[Word]) -> bool:
         return False
     x0, x1 = min(w.x0 for w in strip), max(w.x1 for w in strip)
     members = {id(w) for w in strip}
-    top, bottom = ordered[0].top, ordered[-1].bottom
-    others = [w for w in words if id(w) not in members and w.upright and top <= w.middle <= bottom]
+    others = [w for w in words if id(w) not in members and w.upright]
     if not others:
         return False
-    left_margin = all(w.x0 >= x1 + 2 for w in others)
-    right_margin = all(w.x1 <= x0 - 2 for w in others)
+    allowed = max(2, len(others) // 50)  # a stray banner word; a table's numbered column has prose beside it
+    left_margin = sum(w.x0 < x1 + 2 for w in others) <= allowed
+    right_margin = sum(w.x1 > x0 - 2 for w in others) <= allowed
     return left_margin or right_margin
+
+
+def _ruled_over(strip: list[Word], rules: Sequence[Rule]) -> bool:
+    x0, x1 = min(w.x0 for w in strip), max(w.x1 for w in strip)
+    top, bottom = min(w.top for w in strip), max(w.bottom for w in strip)
+    return any(r.horizontal and r.x0 < x0 and r.x1 > x1 and top - 30 <= r.y <= bottom + 30 for r in rules)
 
 
 def running_text(line: Line) -> str:
