@@ -47,9 +47,10 @@ def read_rules(
     for box in _read_boxes(page, frame):
         x0, t, x1, b = box
         w, h = x1 - x0, b - t
-        if min(w, h) <= rule_thickness and max(w, h) >= min_rule_length:
+        thin = min(w, h) <= rule_thickness or (min(w, h) <= 1.6 * rule_thickness and max(w, h) >= 40 * min(w, h))
+        if thin and max(w, h) >= min_rule_length:  # (a heavy rule, long for its weight, is a rule too)
             rules.append(Rule(*box))
-        elif min(w, h) > rule_thickness:
+        elif not thin:
             fills.append(Rule(*box))
     return merge_collinear(rules), fills
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pipeline.extract.bands import join_ruled_bands
 from pipeline.extract.chars import Rule
 from pipeline.extract.grid import (
     Column,
@@ -73,6 +74,9 @@ def build_grid(
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
+    placed, joined = join_ruled_bands(placed, header_rows, hrules, box)
+    if joined:
+        group_rows = set()
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])
