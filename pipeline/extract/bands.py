@@ -3,6 +3,7 @@ are one row whose cells wrap, unless they are rows of their own (a column with a
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from pipeline.extract.chars import Rule
@@ -10,24 +11,28 @@ from pipeline.extract.grid import Placed
 from pipeline.extract.values import looks_numeric
 from pipeline.extract.words import join_words
 
+_NUMBER = re.compile(r"\d[\d.]*")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
 
 def join_ruled_bands(
     placed: list[Placed], header_rows: int, hrules: list[Rule], box: tuple[float, float, float, float]
 ) -> tuple[list[Placed], bool]:
     """The placed cells with each ruled band of wrapped body lines made one row, and whether any was."""
     x0, _, x1, _ = box
-    body = [p for p in placed if p.row >= header_rows and p.row_span == 1]
-    if len(body) < 2 or any(p.row >= header_rows and p.row_span > 1 for p in placed):
+    body = [p for p in placed if p.row >= header_rows]
+    if len(body) < 2:
         return placed, False
     top = min(min(w.top for w in p.words) for p in body)
     bottom = max(max(w.bottom for w in p.words) for p in body)
     cuts = sorted(r.y for r in hrules if r.x1 - r.x0 >= 0.8 * (x1 - x0) and top < r.y < bottom)
     if not cuts:
         return placed, False
-    band_of = {p.row: bisect_right(cuts, _middle(p)) for p in body}
+    band_of = {id(p): bisect_right(cuts, _middle(p)) for p in body}
     bands: dict[int, list[int]] = {}
-    for row in sorted(band_of):
-        bands.setdefault(band_of[row], []).append(row)
+    for p in body:
+        rows = bands.setdefault(band_of[id(p)], [])
+        rows += [] if p.row in rows else [p.row]
     stacked = [rows for rows in bands.values() if len(rows) > 1]
     if not stacked or any(_rows_of_their_own(body, rows) for rows in stacked):
         return placed, False
@@ -35,7 +40,8 @@ def join_ruled_bands(
     joined: dict[tuple[int, int], Placed] = {}
     out = [p for p in placed if p.row < header_rows]
     for p in sorted(body, key=lambda p: (p.row, p.col)):
-        key = (order[band_of[p.row]], p.col)
+        key = (order[band_of[id(p)]], p.col)
+        p.row_span = 1  # a cell centred across its band's lines is now on the band's one row
         if key in joined:
             joined[key].words.extend(p.words)
             joined[key].col_span = max(joined[key].col_span, p.col_span)
@@ -50,12 +56,17 @@ def _middle(p: Placed) -> float:
     return sum((w.top + w.bottom) / 2 for w in p.words) / len(p.words)
 
 
+def _one_value(text: str) -> bool:
+    """A cell's value (with its interval at most); a wrapped list of numbers ('25, 12.5, 6.25,') is not."""
+    return looks_numeric(text) and len(_NUMBER.findall(text)) <= 3 and not _WORD.search(text)
+
+
 def _rows_of_their_own(body: list[Placed], rows: list[int]) -> bool:
     """Lines of one band that are rows: a column holds a value on two of them, or every line fills the
     band's columns (wrapped text leaves columns empty)."""
     cells = [p for p in body if p.row in rows]
     cols = {p.col for p in cells}
     for col in cols:
-        if sum(looks_numeric(join_words(p.words)) for p in cells if p.col == col) >= 2:
+        if sum(_one_value(join_words(p.words)) for p in cells if p.col == col) >= 2:
             return True
     return all(len({p.col for p in cells if p.row == r}) == len(cols) for r in rows) and len(cols) > 1
