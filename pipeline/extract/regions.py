@@ -60,7 +60,7 @@ def caption_span(layout: PageLayout, caption: Caption) -> tuple[float, float]:
 def _frame_rule(layout: PageLayout, caption: Caption, x0: float, x1: float) -> Rule | None:
     """The long rule right under or over the caption, when it runs across a gutter (a full-width table
     under a column-wide caption) or stops well inside the column (a boxed table beside running text)."""
-    reach = 2.5 * caption.size
+    reach = 4.5 * caption.size  # a header of two or three lines may come before the first rule
     mid = (caption.x0 + caption.x1) / 2
     near = [
         r
