@@ -143,6 +143,7 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
     styles: dict[int, tuple[str, float, int, int, bool]] = {}
     previous: Char | None = None
     count = pdfium_c.FPDFText_CountChars(raw)
+    page_w, page_h = frame.size
     unicode_of, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
     origin = pdfium_c.FPDFText_GetCharOrigin
     for i in range(count):
@@ -186,6 +187,8 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
         else:
             x0, top, x1, bottom = frame.box(loose.left, loose.bottom, loose.right, loose.top)
             origin_x, baseline = frame.point(ox.value, oy.value)
+        if x1 < 0 or top > page_h or bottom < 0 or x0 > page_w:
+            continue  # drawn off the page: nothing a reader sees
         ch = Char(
             text=_REPLACE.get(text, text),
             x0=x0,  # the loose box spans the glyph's advance: gaps are true spaces
