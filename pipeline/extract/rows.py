@@ -49,7 +49,7 @@ def build_rows(words: list[Word], cell_gap: float) -> list[Row]:
     return rows
 
 
-_VALUE = re.compile(r"^[(\[]?[-+\u2212]?\d[\d.,]*%?[)\]]?[*†‡a-d]?$")
+_VALUE = re.compile(r"^(?:[(\[]?[-+\u2212]?\d[\d.,]*%?[)\]]?[*†‡a-d]?|[-+\u2212\u2013]|NA|ND)$")
 VALUE_GAP = 0.35  # em: two values set this far apart are two cells, however narrow the column gap
 
 
