@@ -184,7 +184,7 @@ def table_from_region(
     if is_lattice(rules, region.lines, region.bbox):
         grid, engine = lattice_grid(words, rules, region.bbox), LATTICE
     else:
-        grid, engine = build_grid(words, rules, region.bbox, settings), ENGINE
+        grid, engine = build_grid(words, rules, region.bbox, settings, region.caption is not None), ENGINE
     if grid is None or (region.caption is None and not plausible(grid, engine == LATTICE)):
         return None
     table = to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)

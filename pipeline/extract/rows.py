@@ -49,7 +49,8 @@ def build_rows(words: list[Word], cell_gap: float) -> list[Row]:
     return rows
 
 
-_VALUE = re.compile(r"^(?:[(\[]?[-+\u2212]?\d[\d.,]*%?[)\]]?[*†‡a-d]?|[-+\u2212\u2013]|NA|ND)$")
+# a short value ('0.074', '(0.79)', '12%', a lone sign); grouped thousands ('1,249,752') are set wide apart anyway
+_VALUE = re.compile(r"^(?:[(\[]?[-+\u2212]?\d+(?:\.\d+)?%?[)\]]?[*†‡a-d]?|[-+\u2212\u2013]|NA|ND)$")
 VALUE_GAP = 0.35  # em: two values set this far apart are two cells, however narrow the column gap
 
 
