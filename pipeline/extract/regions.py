@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import Rule
 from pipeline.extract.columns import column_of
-from pipeline.extract.layout import PageLayout, is_prose, is_tabular
+from pipeline.extract.layout import PageLayout, fragments, is_prose, is_tabular
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line
 
@@ -44,11 +44,11 @@ def _bottom(item: Item) -> float:
     return item.bottom
 
 
-def caption_span(layout: PageLayout, caption: Caption) -> tuple[float, float]:
+def caption_span(layout: PageLayout, caption: Caption, below: bool) -> tuple[float, float]:
     """The column the caption sits in, or the page's text width when it spans a gutter; beside another
     caption, its side of the band between them."""
     x0, x1 = column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
-    frame = _frame_rule(layout, caption, x0, x1)
+    frame = _frame_rule(layout, caption, x0, x1, below)
     if frame is not None:  # the table's own top (or bottom) rule says how wide it is
         x0, x1 = frame.x0, frame.x1
     for band in layout.bands:
@@ -57,24 +57,49 @@ def caption_span(layout: PageLayout, caption: Caption) -> tuple[float, float]:
     return x0, x1
 
 
-def _frame_rule(layout: PageLayout, caption: Caption, x0: float, x1: float) -> Rule | None:
-    """The long rule right under or over the caption, when it runs across a gutter (a full-width table
-    under a column-wide caption) or stops well inside the column (a boxed table beside running text)."""
+def _frame_rule(layout: PageLayout, caption: Caption, x0: float, x1: float, below: bool) -> Rule | None:
+    """The long rule right under (or over) the caption on the table's side, when it runs across a gutter (a
+    full-width table under a column-wide caption) or stops well inside the column (a boxed table beside
+    running text); header lines may lie between them, a line wider than the rule may not."""
     reach = 4.5 * caption.size  # a header of two or three lines may come before the first rule
     mid = (caption.x0 + caption.x1) / 2
     near = [
         r
         for r in layout.hrules
-        if (caption.bottom - 1 <= r.y <= caption.bottom + reach or caption.top - reach <= r.y <= caption.top + 1)
+        if (
+            caption.bottom - 1 <= r.y <= caption.bottom + reach
+            if below
+            else caption.top - reach <= r.y <= caption.top + 1
+        )
         and r.x0 - 2 <= mid <= r.x1 + 2
         and r.length >= 0.3 * (x1 - x0)
+        and not _wider_line_between(layout, caption, r, below)
     ]
     if not near:
         return None
-    rule = min(near, key=lambda r: min(abs(r.y - caption.bottom), abs(r.y - caption.top)))
+    rule = min(near, key=lambda r: abs(r.y - (caption.bottom if below else caption.top)))
     crosses = rule.x0 < x0 - 20 or rule.x1 > x1 + 20
     narrower = rule.x0 > x0 + 20 or rule.x1 < x1 - 20
     return rule if (crosses or narrower) and caption.x0 >= rule.x0 - 20 else None
+
+
+def _wider_line_between(layout: PageLayout, caption: Caption, rule: Rule, below: bool) -> bool:
+    top, bottom = (caption.bottom, rule.y) if below else (rule.y, caption.top)
+    return any(
+        f.x1 > rule.x0 and f.x0 < rule.x1 and (f.x0 < rule.x0 - 5 or f.x1 > rule.x1 + 5)
+        for ln in layout.column_lines
+        if ln not in caption.lines and top - 1 <= ln.top and ln.bottom <= bottom + 1
+        for f in fragments(ln, 1.5)
+    )
+
+
+def _wide_stop(line: Line, span: tuple[float, float], layout: PageLayout) -> bool:
+    """A caption or a line of running text reaching over a table's narrow span still ends the table."""
+    if line.x1 <= span[0] or line.x0 >= span[1]:
+        return False
+    return bool(bare_caption_label(line.text) or is_figure_caption(line.text)) or is_prose(
+        line, layout.text_x1 - layout.text_x0, layout.body_size
+    )
 
 
 def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
@@ -90,7 +115,7 @@ def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float],
         if id(ln) not in caption_lines
         and layout.body_top <= ln.top
         and ln.bottom <= layout.body_bottom
-        and _inside(ln.x0, ln.x1, span)
+        and (_inside(ln.x0, ln.x1, span) or _wide_stop(ln, span, layout))
         and ((ln.top >= caption.bottom - 1) if below else (ln.bottom <= caption.top + 1))
     ]
     width = span[1] - span[0]
@@ -160,16 +185,17 @@ def _side_score(items: list[Item], caption: Caption, width: float, layout: PageL
 
 def side_scores(layout: PageLayout, caption: Caption) -> tuple[float, float]:
     """How much the space below and above the caption looks like a table (> 0: it does)."""
-    span = caption_span(layout, caption)
-    width = span[1] - span[0]
-    below = _side_score(_side_items(layout, caption, span, True), caption, width, layout, True)
-    above = _side_score(_side_items(layout, caption, span, False), caption, width, layout, False)
-    return below, above
+    scores = []
+    for below in (True, False):
+        span = caption_span(layout, caption, below)
+        items = _side_items(layout, caption, span, below)
+        scores.append(_side_score(items, caption, span[1] - span[0], layout, below))
+    return scores[0], scores[1]
 
 
 def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettings, below: bool) -> Region | None:
     """The table on one side of ``caption``, walked until prose, a caption or a wide gap."""
-    span = caption_span(layout, caption)
+    span = caption_span(layout, caption, below)
     width = span[1] - span[0]
     items = _side_items(layout, caption, span, below)
     accepted = _walk(items, caption, width, layout, below, settings)
