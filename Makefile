@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed bench-sources bench-report-size clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed bench-sources bench-report-size bench-journals clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ bench-probe: $(VENV)/.installed
 
 bench-reproduce: $(VENV)/.installed
 	$(PY) benchmarks/bench_reproduce.py
+
+# Journal layouts: label recall, tables over non-table regions, cell F1 beside camelot-stream (../shared/corpus/journals).
+bench-journals: $(VENV)/.installed
+	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) benchmarks/bench_journals.py --shared $(SHARED)
 
 bench-extract-speed: $(VENV)/.installed
 	$(PY) benchmarks/bench_extract_speed.py

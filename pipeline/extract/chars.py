@@ -6,6 +6,7 @@ Coordinates are converted to pdfplumber's convention: points, origin at the top-
 from __future__ import annotations
 
 import ctypes
+import math
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,6 +34,8 @@ class Char:
     size: float
     font: str
     upright: bool = True
+    turn: int = 0  # counter-clockwise quarter turns of the text on the display, in degrees (see Frame.turn)
+    origin_x: float = 0.0  # x of the glyph origin on the display, kept for sideways text only
     source: int = 0  # the text object that drew the glyph (a ligature's letters share one)
     face: int = 0  # the font object (a handle, valid while the page is open)
     heavy: bool = False  # set in a bold face whose name does not say so (see weight.py)
@@ -54,6 +57,7 @@ class PageContent:
     chars: list[Char] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     fills: list[Rule] = field(default_factory=list)  # filled boxes too large to be rules (shading, cell backgrounds)
+    turn: int = 0  # 90 or 270: read in the frame where sideways text stands upright (see turned.py)
 
     @property
     def hrules(self) -> list[Rule]:
@@ -84,6 +88,17 @@ def page_text(textpage: pdfium.PdfTextPage) -> str:
     return str(textpage.get_text_range())
 
 
+def mostly_sideways(textpage: pdfium.PdfTextPage, samples: int = 40) -> bool:
+    """Whether most of the page's text runs sideways (cheap: a sample of glyph angles), so that a caption
+    there may not start a line of the plain text."""
+    count = pdfium_c.FPDFText_CountChars(textpage.raw)
+    if count == 0:
+        return False
+    picks = range(0, count, max(1, count // samples))
+    sideways = sum(abs(math.sin(pdfium_c.FPDFText_GetCharAngle(textpage.raw, i))) > 0.9 for i in picks)
+    return sideways * 2 > len(picks)
+
+
 def read_graphics(page: pdfium.PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
     """The page's size, rules and filled boxes (cheap: no text); ``number`` is 1-based."""
     frame = Frame.of(page)
@@ -105,9 +120,10 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
     matrix = pdfium_c.FS_MATRIX()
     buf = ctypes.create_string_buffer(256)
     flags = ctypes.c_int()
-    styles: dict[int, tuple[str, float, bool, int]] = {}
+    styles: dict[int, tuple[str, float, int, int, bool]] = {}
     previous: Char | None = None
     count = pdfium_c.FPDFText_CountChars(raw)
+    page_w, page_h = frame.size
     unicode_of, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
     origin = pdfium_c.FPDFText_GetCharOrigin
     for i in range(count):
@@ -137,17 +153,22 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
             n = pdfium_c.FPDFText_GetFontInfo(raw, i, buf, len(buf), flags)
             font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
             face = _font_of(key) if key else 0
-            style = (font, size, frame.upright(matrix.a, matrix.b), face)
+            style = (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
             if key:
                 styles[key] = style
-        font, size, upright, face = style
+        font, size, turn, face, shown = style
+        if not shown:
+            continue
         if frame.rotation == 0:  # the common case, without the general transform
             x0, x1 = loose.left - frame.left, loose.right - frame.left
             top, bottom = frame.height - (loose.top - frame.bottom), frame.height - (loose.bottom - frame.bottom)
             baseline = frame.height - (oy.value - frame.bottom)
+            origin_x = ox.value - frame.left if turn else 0.0
         else:
             x0, top, x1, bottom = frame.box(loose.left, loose.bottom, loose.right, loose.top)
-            baseline = frame.point(ox.value, oy.value)[1]
+            origin_x, baseline = frame.point(ox.value, oy.value)
+        if x1 < 0 or top > page_h or bottom < 0 or x0 > page_w:
+            continue  # drawn off the page: nothing a reader sees
         ch = Char(
             text=decode_glyph(text),
             x0=x0,  # the loose box spans the glyph's advance: gaps are true spaces
@@ -157,7 +178,9 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
             baseline=baseline,
             size=size if size > 0.5 else max(loose.top - loose.bottom, 1.0),
             font=font,
-            upright=upright,
+            upright=turn == 0,
+            turn=turn,
+            origin_x=origin_x,
             source=key,
             face=face,
         )
@@ -176,6 +199,31 @@ _text_object = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
 )
 
 
+def _shown(text_object: int) -> bool:
+    """Whether a text object prints: not invisible (render mode 3) and not clipped away (an embedded page
+    carries its own copy of the text outside the clip that shows only its figure)."""
+    obj = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
+    if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+        return False
+    clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+    if not clip:
+        return True
+    xs, ys = [], []
+    px, py = ctypes.c_float(), ctypes.c_float()
+    for p in range(pdfium_c.FPDFClipPath_CountPaths(clip)):
+        for k in range(pdfium_c.FPDFClipPath_CountPathSegments(clip, p)):
+            pdfium_c.FPDFPathSegment_GetPoint(pdfium_c.FPDFClipPath_GetPathSegment(clip, p, k), px, py)
+            xs.append(px.value)
+            ys.append(py.value)
+    if not xs:
+        return True
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+        return True
+    cx, cy = (left.value + right.value) / 2, (bottom.value + top.value) / 2
+    return min(xs) - 1 <= cx <= max(xs) + 1 and min(ys) - 1 <= cy <= max(ys) + 1
+
+
 def _font_of(text_object: int) -> int:
     obj = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
     return ctypes.cast(pdfium_c.FPDFTextObj_GetFont(obj), ctypes.c_void_p).value or 0
@@ -190,7 +238,7 @@ def _unmapped_glyph(raw: object, i: int) -> str:
     width, height = right.value - left.value, top.value - bottom.value
     if width <= 0 or height <= 0:
         return ""
-    return "-" if height <= 0.3 * width else UNKNOWN
+    return "-" if height <= 0.6 * width else UNKNOWN  # a hyphen bar is about twice as wide as it is thick
 
 
 def _is_overprint(a: Char, b: Char) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from pipeline.model import Cell, Table
+from pipeline.model import BBox, Cell, Table
+from pipeline.numbers import is_numeric
 
 
 def merge_continuations(tables: list[Table]) -> list[Table]:
@@ -15,6 +16,9 @@ def merge_continuations(tables: list[Table]) -> list[Table]:
     last: Table | None = None  # the table the previous part belongs to
     last_page = 0
     for part in tables:
+        if last is not None and _ends_under_caption(last, last_page, part):
+            last.label, last.caption, last.caption_position = part.label, part.caption, "below"
+            last.notes.append(f"its caption is printed below its last part, on page {part.page}")
         if last is not None and _continues(last, last_page, part):
             _append(last, part)
             last_page = part.page
@@ -31,18 +35,37 @@ def _continues(first: Table, page: int, part: Table) -> bool:
     return part.label == first.label or (part.label is None and part.n_cols == first.n_cols and repeated)
 
 
+def _ends_under_caption(first: Table, page: int, part: Table) -> bool:
+    """An uncaptioned table at the end of a page, run on to a part whose caption is printed below it (a
+    manuscript sets the caption under the whole table): one table under that caption."""
+    return (
+        first.label is None
+        and part.label is not None
+        and part.caption_position == "below"
+        and part.page == page + 1
+        and part.n_cols == first.n_cols
+        and not (part.panel or first.panel)
+    )
+
+
 def _header(table: Table) -> list[list[str | None]]:
     return table.grid()[: table.header_rows]
 
 
 def _append(first: Table, part: Table) -> None:
     """Body rows of ``part`` under those of ``first``; columns printed without their header take the first
-    part's column paths."""
-    offset = first.n_rows - part.header_rows
+    part's column paths. A part whose "header" holds values and differs from the first part's header
+    is a part with no header at all: its first rows are body rows."""
+    skip = part.header_rows
+    if skip and _header(part) != _header(first) and any(is_numeric(c.text) for c in part.cells if c.row < skip):
+        skip = 0
+    offset = first.n_rows - skip
     paths = {c.col: c.col_path for c in first.cells if c.col_path}
     for cell in part.cells:
-        if cell.row < part.header_rows:
+        if cell.row < skip:
             continue
+        if cell.kind == "header":
+            cell.kind = "stub" if cell.col < first.stub_cols else "body"
         cell.row += offset
         if cell.kind == "stub" or (cell.kind == "body" and cell.col < first.stub_cols):
             cell.kind = "stub" if cell.col < first.stub_cols else "body"  # the first part's stub width holds
@@ -51,7 +74,7 @@ def _append(first: Table, part: Table) -> None:
         if cell.locator is not None:
             cell.locator = dataclasses.replace(cell.locator, row=cell.row, page=part.page)
         first.cells.append(cell)
-    first.n_rows += part.n_rows - part.header_rows
+    first.n_rows += part.n_rows - skip
     first.n_cols = max(first.n_cols, part.n_cols)
     first.continued_pages.append(part.page)
     first.notes.append(f"continued on page {part.page}")
@@ -71,11 +94,21 @@ def page_parts(table: Table) -> list[Table]:
             continue
         renumbered = {r: table.header_rows + i for i, r in enumerate(rows)}
         cells = [*header, *(dataclasses.replace(c, row=renumbered[c.row]) for c in body)]
+        bbox = table.bbox if page == table.page else _bounds([c.bbox for c in body if c.bbox]) or table.bbox
         parts.append(
-            dataclasses.replace(table, page=page, n_rows=table.header_rows + len(rows), cells=cells, continued_pages=[])
+            dataclasses.replace(
+                table, page=page, bbox=bbox, n_rows=table.header_rows + len(rows), cells=cells, continued_pages=[]
+            )
         )
     return parts
 
 
 def _page(cell: Cell, table: Table) -> int:
     return cell.locator.page if cell.locator is not None else table.page
+
+
+def _bounds(boxes: list[BBox]) -> BBox | None:
+    """The box around a page part's own cells (its printed extent on that page)."""
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

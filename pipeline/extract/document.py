@@ -10,16 +10,19 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from pipeline.extract.assemble import to_table
-from pipeline.extract.captions import Caption, caption_label, find_captions, is_figure_caption
-from pipeline.extract.chars import open_page, open_pdf, page_text, read_chars, read_graphics
+from pipeline.extract.captions import Caption, bare_caption_label, find_captions, is_figure_caption
+from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
+from pipeline.extract.margins import trim_running_matter
+from pipeline.extract.outlines import outline_region
 from pipeline.extract.panels import split_panels
 from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
+from pipeline.extract.turned import to_page_frame, turn_page
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
 from pipeline.extract.whitespace import find_whitespace_regions
 from pipeline.model import Table, TablesFile
@@ -89,18 +92,23 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
     with open_page(doc, index) as (page, textpage):
         lines = page_text(textpage).splitlines()
         content = read_graphics(page, index + 1, settings.rule_thickness_pt, settings.min_rule_length_pt)
-        named = any(caption_label(line) for line in lines)
+        named = any(bare_caption_label(line) or line.endswith("TABLE") for line in lines) or mostly_sideways(textpage)
         drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
         if not (named or (settings.find_uncaptioned and drawn)):
             return None
         read_chars(page, textpage, content)
-    return arrange_page(content, settings)
+    return arrange_page(turn_page(content), settings)
 
 
 def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> list[tuple[PageLayout, list[Region]]]:
     """Each page's table regions, top to bottom; caption sides are settled over the whole document, and
     ruled tables without a caption are added where no captioned table lies."""
-    found = [(layout, caption) for layout in layouts for caption in find_captions(layout.column_lines, layout.hrules)]
+    trim_running_matter(layouts)
+    found = [
+        (layout, caption)
+        for layout in layouts
+        for caption in find_captions(layout.column_lines, layout.hrules, layout.body_size)
+    ]
     scores = [side_scores(layout, caption) for layout, caption in found]
     preferred = choose_sides([(layout.number, *score) for (layout, _), score in zip(found, scores, strict=True)])
     by_page: dict[int, list[Region]] = {layout.number: [] for layout in layouts}
@@ -108,12 +116,13 @@ def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> lis
         mine = [k for k, (page, _) in enumerate(found) if page is layout]
         options = [_options(layout, found[k][1], scores[k], settings) for k in mine]
         chosen = settle_page(options, [preferred[k] for k in mine], [scores[k] for k in mine])
-        by_page[layout.number] += [region for region in chosen if region is not None]
+        drawn = [outline_region(layout, found[k][1]) for k, region in zip(mine, chosen, strict=True) if region is None]
+        by_page[layout.number] += [region for region in [*chosen, *drawn] if region is not None]
     if settings.find_uncaptioned:
         for layout in layouts:
             by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
             by_page[layout.number] += find_whitespace_regions(layout, by_page[layout.number])
-            by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or not _by_figure(r, layout)]
+            by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or _free_standing(r, layout)]
     return [(layout, sorted(_distinct(by_page[layout.number]), key=lambda r: (r.top, r.x0))) for layout in layouts]
 
 
@@ -143,6 +152,13 @@ def _options(
     return {below: region for below, region in grown.items() if region is not None}
 
 
+def _free_standing(region: Region, layout: PageLayout) -> bool:
+    """An uncaptioned region is a table candidate inside the body band (running heads and feet are not) and
+    away from a figure."""
+    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
+    return inside and not _by_figure(region, layout)
+
+
 def _by_figure(region: Region, layout: PageLayout) -> bool:
     """A region right above or below a figure caption, or holding one, is (part of) a figure."""
     reach = 3 * layout.body_size
@@ -159,6 +175,8 @@ def _by_figure(region: Region, layout: PageLayout) -> bool:
 def table_from_region(
     layout: PageLayout, region: Region, index: int, sha: str, settings: ExtractionSettings
 ) -> Table | None:
+    if region.caption is not None and not region.lines:
+        return _without_text(layout, region, region.caption, index)
     caption_words = {id(w) for line in (region.caption.lines if region.caption else []) for w in line.words}
     x0, top, x1, bottom = region.bbox
     words = [w for w in layout.words_in(x0 - 1, top - 1, x1 + 1, bottom + 1) if id(w) not in caption_words]
@@ -166,10 +184,30 @@ def table_from_region(
     if is_lattice(rules, region.lines, region.bbox):
         grid, engine = lattice_grid(words, rules, region.bbox), LATTICE
     else:
-        grid, engine = build_grid(words, rules, region.bbox, settings), ENGINE
+        grid, engine = build_grid(words, rules, region.bbox, settings, region.caption is not None), ENGINE
     if grid is None or (region.caption is None and not plausible(grid, engine == LATTICE)):
         return None
-    return to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)
+    table = to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)
+    return to_page_frame(table, layout.content)
+
+
+def _without_text(layout: PageLayout, region: Region, caption: Caption, index: int) -> Table:
+    """A captioned ruled box with glyph shapes and no text: kept, with no cells and why."""
+    table = Table(
+        index=index,
+        page=layout.number,
+        label=caption.label,
+        caption=caption.text,
+        bbox=region.bbox,
+        n_rows=0,
+        n_cols=0,
+        header_rows=0,
+        stub_cols=0,
+        engine=ENGINE,
+        caption_position=region.caption_position,
+        notes=["no text layer: the table's glyphs are drawn as outlines, so no cell can be read"],
+    )
+    return to_page_frame(table, layout.content)
 
 
 def plausible(grid: Grid, ruled: bool) -> bool:

@@ -43,5 +43,14 @@ class Frame:
 
     def upright(self, a: float, b: float) -> bool:
         """Whether text whose matrix runs along (a, b) in user space reads left to right on the display."""
+        return self.turn(a, b) == 0
+
+    def turn(self, a: float, b: float) -> int:
+        """How far text whose matrix runs along (a, b) is turned on the display, counter-clockwise: 0 reads
+        left to right, 90 bottom to top, 270 top to bottom, 180 upside down; -1 slanted."""
         along, across = {0: (a, b), 90: (b, a), 180: (-a, b), 270: (-b, a)}[self.rotation]
-        return along > 0 and abs(across) <= 0.05 * along
+        if abs(across) <= 0.05 * abs(along):
+            return 0 if along > 0 else 180
+        if abs(along) <= 0.05 * abs(across):
+            return 90 if across > 0 else 270
+        return -1

@@ -47,9 +47,10 @@ def read_rules(
     for box in _read_boxes(page, frame):
         x0, t, x1, b = box
         w, h = x1 - x0, b - t
-        if min(w, h) <= rule_thickness and max(w, h) >= min_rule_length:
+        thin = min(w, h) <= rule_thickness or (min(w, h) <= 1.6 * rule_thickness and max(w, h) >= 40 * min(w, h))
+        if thin and max(w, h) >= min_rule_length:  # (a heavy rule, long for its weight, is a rule too)
             rules.append(Rule(*box))
-        elif min(w, h) > rule_thickness:
+        elif not thin:
             fills.append(Rule(*box))
     return merge_collinear(rules), fills
 
@@ -170,7 +171,8 @@ def _subpath_pieces(points: list[tuple[float, float]], filled: bool, stroked: bo
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     box = (min(xs), min(ys), max(xs), max(ys))
-    if filled and len(points) >= 4 and _axis_aligned(points):
+    thin = min(box[2] - box[0], box[3] - box[1]) <= 1.5  # a bevelled border piece (Word tables) is a rule too
+    if filled and len(points) >= 3 and (thin or (len(points) >= 4 and _axis_aligned(points))):
         yield box, 0.0
         return
     if stroked:

@@ -27,7 +27,11 @@ def is_lattice(rules: list[Rule], lines: list[Line], box: tuple[float, float, fl
         return True
     full = [r.x for r in rules if not r.horizontal and r.length >= 0.9 * height]
     framed = any(abs(x - x0) <= 3 for x in full) and any(abs(x - x1) <= 3 for x in full)
-    return framed and not _unruled_rows(lines, xs, ys)
+    across = [r.y for r in rules if r.horizontal and r.x0 <= x0 + 3 and r.x1 >= x1 - 3]
+    open_sided = (  # column rules inside, none at the edges (PLOS): the full-width top and bottom rules close it
+        len(full) >= 2 and any(abs(y - top) <= 3 for y in across) and any(abs(y - bottom) <= 3 for y in across)
+    )
+    return (framed or open_sided) and not _unruled_rows(lines, xs, ys)
 
 
 def _unruled_rows(lines: list[Line], xs: list[float], ys: list[float]) -> bool:

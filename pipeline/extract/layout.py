@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import pairwise
 
 from pipeline.extract.chars import PageContent, Rule
 from pipeline.extract.columns import cut_at_gutters, find_gutters
+from pipeline.extract.margins import drop_line_numbers
 from pipeline.extract.minipages import Band, cut_at_bands, find_bands
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line, Word, build_words, group_lines, split_line
@@ -34,13 +37,31 @@ class PageLayout:
     def hrules(self) -> list[Rule]:
         return self.content.hrules
 
+    @cached_property
+    def spacing(self) -> float:
+        """How far apart the page sets its lines, relative to single spacing: 2 on a double-spaced
+        manuscript, whose gaps between rows and captions are twice as wide too."""
+        steps = sorted(
+            b.baseline - a.baseline
+            for a, b in pairwise(self.column_lines)
+            if 0.5 * self.body_size < b.baseline - a.baseline < 4 * self.body_size
+        )
+        if len(steps) < 10:
+            return 1.0
+        return max(1.0, steps[len(steps) // 2] / (1.3 * self.body_size))
+
+    @property
+    def extra_leading(self) -> float:
+        """Points of extra space between lines beyond single spacing (0 on a typeset page)."""
+        return (self.spacing - 1.0) * 1.3 * self.body_size
+
     def words_in(self, x0: float, top: float, x1: float, bottom: float) -> list[Word]:
         """Words whose centre lies inside the box."""
         return [w for w in self.words if x0 <= w.center_x <= x1 and top <= w.middle <= bottom]
 
 
 def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayout:
-    words = build_words(content.chars, settings.word_gap)
+    words = drop_line_numbers(build_words(content.chars, settings.word_gap), content.rules)
     upright = [w for w in words if w.upright]
     lines = group_lines(upright)
     gutters = find_gutters(lines, content.width)

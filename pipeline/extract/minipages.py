@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from itertools import permutations
 
-from pipeline.extract.captions import caption_label, is_figure_caption
+from pipeline.extract.captions import bare_caption_label, is_figure_caption
 from pipeline.extract.columns import cut_line
 from pipeline.extract.words import Line, split_line
 
@@ -33,7 +33,7 @@ def find_bands(lines: list[Line], size: float, reach: float = 12.0) -> list[Band
         for ln in lines
         if _NAMED.search(ln.text)
         for f in split_line(ln, 1.0)
-        if caption_label(f.text) or is_figure_caption(f.text)
+        if bare_caption_label(f.text) or is_figure_caption(f.text)
     ]
     ordered = sorted(lines, key=lambda ln: ln.top)
     bands: list[Band] = []

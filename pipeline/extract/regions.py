@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.extract.captions import Caption, caption_label, is_figure_caption
+from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import Rule
 from pipeline.extract.columns import column_of
-from pipeline.extract.layout import PageLayout, is_prose, is_tabular
+from pipeline.extract.layout import PageLayout, fragments, is_prose, is_tabular
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line
 
 _CONTINUATION_NOTE = re.compile(r"^\W*(?:continued\b|cont'd\b|cont\.).{0,30}$", re.IGNORECASE)
+_NOTE_START = re.compile(r"^(?:Notes?|Abbreviations?|Footnotes?|Source)\s*[:.]")  # the footnotes under a table
 
 
 @dataclass
@@ -43,14 +44,62 @@ def _bottom(item: Item) -> float:
     return item.bottom
 
 
-def caption_span(layout: PageLayout, caption: Caption) -> tuple[float, float]:
+def caption_span(layout: PageLayout, caption: Caption, below: bool) -> tuple[float, float]:
     """The column the caption sits in, or the page's text width when it spans a gutter; beside another
     caption, its side of the band between them."""
     x0, x1 = column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    frame = _frame_rule(layout, caption, x0, x1, below)
+    if frame is not None:  # the table's own top (or bottom) rule says how wide it is
+        x0, x1 = frame.x0, frame.x1
     for band in layout.bands:
         if band.splits(caption.top, caption.top) and x0 < band.x < x1:
             x0, x1 = (x0, band.x) if caption.x1 <= band.x else (band.x, x1)
     return x0, x1
+
+
+def _frame_rule(layout: PageLayout, caption: Caption, x0: float, x1: float, below: bool) -> Rule | None:
+    """The long rule right under (or over) the caption on the table's side, when it runs across a gutter (a
+    full-width table under a column-wide caption) or stops well inside the column (a boxed table beside
+    running text); header lines may lie between them, a line wider than the rule may not."""
+    reach = 4.5 * caption.size  # a header of two or three lines may come before the first rule
+    mid = (caption.x0 + caption.x1) / 2
+    near = [
+        r
+        for r in layout.hrules
+        if (
+            caption.bottom - 1 <= r.y <= caption.bottom + reach
+            if below
+            else caption.top - reach <= r.y <= caption.top + 1
+        )
+        and r.x0 - 2 <= mid <= r.x1 + 2
+        and r.length >= 0.3 * (x1 - x0)
+        and not _wider_line_between(layout, caption, r, below)
+    ]
+    if not near:
+        return None
+    rule = min(near, key=lambda r: abs(r.y - (caption.bottom if below else caption.top)))
+    crosses = rule.x0 < x0 - 20 or rule.x1 > x1 + 20
+    narrower = rule.x0 > x0 + 20 or rule.x1 < x1 - 20
+    return rule if (crosses or narrower) and caption.x0 >= rule.x0 - 20 else None
+
+
+def _wider_line_between(layout: PageLayout, caption: Caption, rule: Rule, below: bool) -> bool:
+    top, bottom = (caption.bottom, rule.y) if below else (rule.y, caption.top)
+    return any(
+        f.x1 > rule.x0 and f.x0 < rule.x1 and (f.x0 < rule.x0 - 5 or f.x1 > rule.x1 + 5)
+        for ln in layout.column_lines
+        if ln not in caption.lines and top - 1 <= ln.top and ln.bottom <= bottom + 1
+        for f in fragments(ln, 1.5)
+    )
+
+
+def _wide_stop(line: Line, span: tuple[float, float], layout: PageLayout) -> bool:
+    """A caption or a line of running text reaching over a table's narrow span still ends the table."""
+    if line.x1 <= span[0] or line.x0 >= span[1]:
+        return False
+    return bool(bare_caption_label(line.text) or is_figure_caption(line.text)) or is_prose(
+        line, layout.text_x1 - layout.text_x0, layout.body_size
+    )
 
 
 def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
@@ -66,7 +115,7 @@ def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float],
         if id(ln) not in caption_lines
         and layout.body_top <= ln.top
         and ln.bottom <= layout.body_bottom
-        and _inside(ln.x0, ln.x1, span)
+        and (_inside(ln.x0, ln.x1, span) or _wide_stop(ln, span, layout))
         and ((ln.top >= caption.bottom - 1) if below else (ln.bottom <= caption.top + 1))
     ]
     width = span[1] - span[0]
@@ -100,9 +149,17 @@ def _is_stop_line(line: Line, width: float, layout: PageLayout) -> bool:
     """Running text, another caption, or a note that the table goes on ('(Continued on next page)');
     running text inside a ruled cell (vertical rules on both sides) is the table's."""
     text = line.text
-    if caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text):
+    if bare_caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text) or _NOTE_START.match(text):
         return True
-    return is_prose(line, width, layout.body_size) and not _walled(line, layout)
+    return is_prose(line, width, layout.body_size) and not _walled(line, layout) and not _ruled_row(line, layout)
+
+
+def _ruled_row(line: Line, layout: PageLayout) -> bool:
+    """Running text in a table ruled under every row (PLOS, Word tables): a rule right over the line and
+    another within a few lines under it, both spanning it."""
+    spans = [r for r in layout.hrules if r.x0 <= line.x0 + 2 and r.x1 >= line.x1 - 2]
+    over = any(line.top - 0.8 * line.size <= r.y <= line.top + 1 for r in spans)
+    return over and any(line.bottom - 1 <= r.y <= line.bottom + 4.5 * line.size for r in spans)
 
 
 def _walled(line: Line, layout: PageLayout) -> bool:
@@ -113,7 +170,7 @@ def _walled(line: Line, layout: PageLayout) -> bool:
 
 def _side_score(items: list[Item], caption: Caption, width: float, layout: PageLayout, below: bool) -> float:
     edge = caption.bottom if below else caption.top
-    if not items or _gap(edge, items[0], below) > 3.5 * caption.size:
+    if not items or _gap(edge, items[0], below) > 3.5 * caption.size + 2 * layout.extra_leading:
         return -5.0
     score = -0.15 * _gap(edge, items[0], below) / caption.size
     for n, item in enumerate(items[:4]):
@@ -128,20 +185,21 @@ def _side_score(items: list[Item], caption: Caption, width: float, layout: PageL
 
 def side_scores(layout: PageLayout, caption: Caption) -> tuple[float, float]:
     """How much the space below and above the caption looks like a table (> 0: it does)."""
-    span = caption_span(layout, caption)
-    width = span[1] - span[0]
-    below = _side_score(_side_items(layout, caption, span, True), caption, width, layout, True)
-    above = _side_score(_side_items(layout, caption, span, False), caption, width, layout, False)
-    return below, above
+    scores = []
+    for below in (True, False):
+        span = caption_span(layout, caption, below)
+        items = _side_items(layout, caption, span, below)
+        scores.append(_side_score(items, caption, span[1] - span[0], layout, below))
+    return scores[0], scores[1]
 
 
 def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettings, below: bool) -> Region | None:
     """The table on one side of ``caption``, walked until prose, a caption or a wide gap."""
-    span = caption_span(layout, caption)
+    span = caption_span(layout, caption, below)
     width = span[1] - span[0]
     items = _side_items(layout, caption, span, below)
     accepted = _walk(items, caption, width, layout, below, settings)
-    accepted = _trim_beyond_rules(accepted, below)
+    accepted = _trim_beyond_rules(accepted, below, layout)
     if not below:
         accepted = _drop_notes(accepted)
     lines = [it for it in accepted if isinstance(it, Line)]
@@ -160,7 +218,7 @@ def _walk(
 ) -> list[Item]:
     accepted: list[Item] = []
     edge = caption.bottom if below else caption.top
-    line_h = 1.2 * layout.body_size
+    line_h = 1.2 * layout.body_size + layout.extra_leading
     frame: Rule | None = None  # the first long rule: the table's other rules share its extent
     for n, item in enumerate(items):
         if isinstance(item, Line) and (
@@ -202,18 +260,35 @@ def _rule_ahead(items: list[Item], width: float, layout: PageLayout, frame: Rule
     return False
 
 
-def _trim_beyond_rules(accepted: list[Item], below: bool) -> list[Item]:
-    """Past the last rule (away from the caption), keep only lines that look like table rows."""
+def _trim_beyond_rules(accepted: list[Item], below: bool, layout: PageLayout) -> list[Item]:
+    """Past the last rule (away from the caption), keep only lines that look like table rows; past the
+    closing rule of a box (vertical rules end on it), nothing."""
     last_rule = max((i for i, it in enumerate(accepted) if isinstance(it, Rule)), default=None)
     if last_rule is None:
         return accepted
     kept = accepted[: last_rule + 1]
+    if below and _closes_box(accepted[last_rule], layout):
+        return kept
     for item in accepted[last_rule + 1 :]:
         gap = _gap(kept[-1].bottom if below else kept[-1].top, item, below)
-        if not isinstance(item, Line) or not is_tabular(item) or gap > 0.8 * item.size:
+        rows = [it for it in kept if isinstance(it, Line)][-3:]
+        if not isinstance(item, Line) or not (is_tabular(item) or _aligned_with(item, rows)) or gap > 0.8 * item.size:
             break
         kept.append(item)
     return kept
+
+
+def _aligned_with(line: Line, rows: list[Line]) -> bool:
+    """A row set with narrow gaps (less than an em) still lines up its words with the rows around it."""
+    edges = {round(w.x1) for row in rows for w in row.words[1:]}
+    hits = sum(any(abs(round(w.x1) - e) <= 1 for e in edges) for w in line.words[1:])
+    return len(line.words) >= 3 and hits >= 2
+
+
+def _closes_box(rule: Item, layout: PageLayout) -> bool:
+    """The rule is a box's bottom edge: vertical rules at both its ends stop on it."""
+    ends = [v.x for v in layout.content.rules if not v.horizontal and abs(v.bottom - rule.y) <= 3]
+    return any(abs(x - rule.x0) <= 3 for x in ends) and any(abs(x - rule.x1) <= 3 for x in ends)
 
 
 def _drop_notes(accepted: list[Item]) -> list[Item]:

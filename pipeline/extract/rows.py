@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pipeline.extract.chars import Rule
 from pipeline.extract.words import Line, Word, group_lines, split_line
@@ -43,8 +45,26 @@ def build_rows(words: list[Word], cell_gap: float) -> list[Row]:
     """One row per text line; segments split where words are further apart than ``cell_gap`` em."""
     rows = []
     for line in group_lines(w for w in words if w.upright):
-        rows.append(Row(line.words, split_line(line, cell_gap)))
+        rows.append(Row(line.words, [piece for seg in split_line(line, cell_gap) for piece in split_values(seg)]))
     return rows
+
+
+# a short value ('0.074', '(0.79)', '12%', a lone sign); grouped thousands ('1,249,752') are set wide apart anyway
+_VALUE = re.compile(r"^(?:[(\[]?[-+\u2212]?\d+(?:\.\d+)?%?[)\]]?[*†‡a-d]?|[-+\u2212\u2013]|NA|ND)$")
+VALUE_GAP = 0.35  # em: two values set this far apart are two cells, however narrow the column gap
+
+
+def split_values(segment: Line) -> list[Line]:
+    """A segment of values set close together (narrow columns: '0.074 0.015 0.153') split between values;
+    a value and its interval in parentheses ('0.76 (0.79)') stay one cell."""
+    pieces = [Line([segment.words[0]])]
+    for a, b in pairwise(segment.words):
+        apart = b.x0 - a.x1 >= VALUE_GAP * max(a.size, b.size)
+        if apart and _VALUE.match(a.text) and _VALUE.match(b.text) and not b.text.startswith(("(", "[")):
+            pieces.append(Line([b]))
+        else:
+            pieces[-1].words.append(b)
+    return pieces
 
 
 def segment_is_numeric(segment: Line) -> bool:

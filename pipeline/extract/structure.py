@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pipeline.extract.bands import join_ruled_bands
 from pipeline.extract.chars import Rule
 from pipeline.extract.grid import (
     Column,
@@ -50,8 +51,14 @@ class Grid:
 
 
 def build_grid(
-    words: list[Word], rules: list[Rule], box: tuple[float, float, float, float], settings: ExtractionSettings
+    words: list[Word],
+    rules: list[Rule],
+    box: tuple[float, float, float, float],
+    settings: ExtractionSettings,
+    captioned: bool = True,
 ) -> Grid | None:
+    """The grid of a region; ``captioned`` False for a region found without a caption, whose extent is a
+    guess (its rules may belong to two tables): its ruled bands are not joined into rows."""
     rows = build_rows(words, settings.cell_gap)
     if len(rows) < 2:
         return None
@@ -73,6 +80,9 @@ def build_grid(
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
+    placed, joined = join_ruled_bands(placed, header_rows, hrules, box) if captioned else (placed, False)
+    if joined:
+        group_rows = set()
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])

@@ -130,11 +130,11 @@ def _extend(layout: PageLayout, box: tuple[float, float, float, float]) -> tuple
         key=lambda ln: ln.top,
     )
     for ln in reversed([ln for ln in lines if ln.bottom <= top]):
-        if top - ln.bottom > 0.8 * ln.size:
+        if top - ln.bottom > 0.8 * ln.size + layout.extra_leading:
             break
         top = ln.top
     for ln in [ln for ln in lines if ln.top >= bottom]:
-        if ln.top - bottom > 0.8 * ln.size:
+        if ln.top - bottom > 0.8 * ln.size + layout.extra_leading:
             break
         bottom = ln.bottom
     return (x0, top, x1, bottom)

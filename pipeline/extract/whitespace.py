@@ -59,7 +59,11 @@ def _prose(ln: Line, layout: PageLayout) -> bool:
 
 def _extends(run: list[Line], ln: Line, layout: PageLayout) -> bool:
     last = run[-1]
-    if ln.top - last.bottom > 1.2 * last.size or ln.x1 < run[0].x0 or ln.x0 > max(r.x1 for r in run):
+    if (
+        ln.top - last.bottom > 1.2 * last.size + layout.extra_leading
+        or ln.x1 < run[0].x0
+        or ln.x0 > max(r.x1 for r in run)
+    ):
         return False
     if len(fragments(ln)) == 1:  # a label line inside the table (a group name, a wrapped stub)
         return not _prose(ln, layout) and len(ln.words) <= 6
@@ -76,7 +80,7 @@ def _with_header(run: list[Line], free: list[Line], layout: PageLayout) -> list[
     head: list[Line] = []
     edge = run[0].top
     for ln in sorted(above, key=lambda ln: -ln.bottom)[:3]:
-        if edge - ln.bottom > 1.0 * ln.size or _prose(ln, layout):
+        if edge - ln.bottom > 1.0 * ln.size + layout.extra_leading or _prose(ln, layout):
             break
         if ln.text.rstrip().endswith(":"):  # a title line ("World Production Capacity:") is not a header
             break

@@ -1,0 +1,158 @@
+"""Life-science journal layouts (../shared/corpus/journals): one extraction run, then
+(1) label recall per paper and overall: each captioned table found on every page it occupies under its printed label,
+(2) tables extracted over not_tables.tsv regions (figures, footers, reference lists, invisible text),
+(3) mean/micro cell F1 and exact share on journals/gold for the project and camelot-stream, in one run,
+(4) the judged audit precision on these papers (``audit_lines``: the hook the audit side fills; --skip-audit).
+
+    python benchmarks/bench_journals.py [--shared ../shared] [--no-camelot] [--skip-audit] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pipeline.audit.checks.base import NEEDS_CHECK_BELOW
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def load_tsv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def norm_label(label: str | None) -> str:
+    """As score_labels.py compares labels: case, spaces and trailing '.', ':' or '|' ignored."""
+    return "".join((label or "").lower().split()).rstrip(".:|")
+
+
+def iou(a: list[float], b: list[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def box(text: str) -> list[float]:
+    return [float(x) for x in text.split(",")]
+
+
+def extract(papers: list[Path], out: Path) -> float:
+    """`litaudit tables` over every paper; wall seconds."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("litaudit")), "tables", "--out", str(out), *map(str, papers)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"litaudit tables failed (exit {done.returncode}): {done.stderr.strip()[-400:]}")
+    return time.perf_counter() - started
+
+
+def predictions(out: Path, pdfs: set[str]) -> dict[str, list[dict[str, Any]]]:
+    found = {}
+    for pdf in sorted(pdfs):
+        path = out / f"{Path(pdf).stem}.json"
+        found[pdf] = json.loads(path.read_text()).get("tables", []) if path.is_file() else []
+    return found
+
+
+def label_recall(labels: list[dict[str, str]], preds: dict[str, list[dict[str, Any]]], verbose: bool) -> list[str]:
+    per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
+    misses = []
+    for row in labels:
+        pdf, page, bb = row["pdf"], int(row["page"]), box(row["bbox"])
+        on_page = [t for t in preds[pdf] if int(t.get("page", 0)) == page]
+        hit = any(norm_label(t.get("label")) == norm_label(row["label"]) for t in on_page)
+        placed = any(t.get("bbox") and iou(bb, t["bbox"]) > 0.3 for t in on_page)
+        per[pdf][0] += 1
+        per[pdf][1] += hit
+        per[pdf][2] += placed
+        if not hit:
+            got = ", ".join(f"{t.get('label')}" for t in on_page) or "nothing"
+            misses.append(f"  missed {pdf} p{page} {row['label']} (found there: {got})")
+    lines = [f"{'paper':45} {'labels':>6} {'label ok':>8} {'bbox ok':>8}"]
+    lines += [f"{pdf:45} {n:6d} {hits:8d} {placed:8d}" for pdf, (n, hits, placed) in sorted(per.items())]
+    n, hits, placed = (sum(v[i] for v in per.values()) for i in range(3))
+    lines.append(f"label recall {hits}/{n} = {hits / max(n, 1):.3f}   page+bbox recall {placed}/{n} = {placed / n:.3f}")
+    return lines + (misses if verbose else [])
+
+
+def not_table_extras(not_tables: list[dict[str, str]], preds: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Predicted tables over a region that is not a table; those the extractor already doubts (confidence
+    under the needs-check bar) are counted apart."""
+    extras = []
+    for row in not_tables:
+        pdf, page, bb = row["pdf"], int(row["page"]), box(row["bbox"])
+        for t in preds[pdf]:
+            if int(t.get("page", 0)) == page and t.get("bbox") and iou(bb, t["bbox"]) > 0.3:
+                extras.append((pdf, page, t.get("label"), float(t.get("confidence") or 0.0), row["what"]))
+    sure = [e for e in extras if e[3] >= NEEDS_CHECK_BELOW]
+    lines = [
+        f"tables over not_tables regions: {len(extras)} (of {len(not_tables)} regions); "
+        f"{len(sure)} at or above the needs-check confidence {NEEDS_CHECK_BELOW}"
+    ]
+    return lines + [
+        f"  over {pdf} p{page}: label={lab!r} conf={conf:.2f} ({what[:70]})" for pdf, page, lab, conf, what in extras
+    ]
+
+
+def cell_f1(gold: Path, out: Path, camelot: bool, verbose: bool) -> list[str]:
+    """score_tables.py over journals/gold: the project's tables are the ones already extracted (copied, not
+    re-run), camelot-stream runs in the same call."""
+    systems = "project,camelot-stream" if camelot else "project"
+    copy = f"cp {shlex.quote(str(out))}/*.json {{out}}/ # {{pdfs}}"
+    cmd = [sys.executable, str(SHARED / "bench" / "score_tables.py"), "--gold", str(gold), "--systems", systems]
+    done = subprocess.run([*cmd, "--project-cmd", copy, *(["-v"] if verbose else [])], capture_output=True, text=True)
+    keep = ("system", "project", "camelot", "==", "    ")
+    return [ln for ln in done.stdout.splitlines() if ln.startswith(keep)] or [done.stderr.strip()[-400:]]
+
+
+def audit_lines(shared: Path, out: Path) -> list[str]:
+    """Judged audit precision on the journal papers: filled in by the audit side (issue #20's audit rules)."""
+    return ["audit precision: not measured here yet (run make bench-audit-real)"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=SHARED)
+    parser.add_argument("--no-camelot", action="store_true", help="score the project alone")
+    parser.add_argument("--skip-audit", action="store_true", help="leave out the audit precision line")
+    parser.add_argument("-v", "--verbose", action="store_true", help="every missed label and every table's F1")
+    args = parser.parse_args()
+    journals = args.shared / "corpus" / "journals"
+    if not (journals / "labels.tsv").is_file():
+        print(f"{journals}: no journals set (labels.tsv missing); put ../shared beside the project")
+        return 2
+    labels, not_tables = load_tsv(journals / "labels.tsv"), load_tsv(journals / "not_tables.tsv")
+    pdfs = {r["pdf"] for r in labels} | {r["pdf"] for r in not_tables}
+    with tempfile.TemporaryDirectory(prefix="bench-journals-") as tmp:
+        out = Path(tmp)
+        seconds = extract([journals / "papers" / pdf for pdf in sorted(pdfs)], out)
+        preds = predictions(out, pdfs)
+        print(f"== journals: {len(pdfs)} papers, litaudit tables {seconds:.1f} s")
+        for line in [
+            *label_recall(labels, preds, args.verbose),
+            *not_table_extras(not_tables, preds),
+            *cell_f1(journals / "gold", out, not args.no_camelot, args.verbose),
+            *([] if args.skip_audit else audit_lines(args.shared, out)),
+        ]:
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

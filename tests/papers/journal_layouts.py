@@ -1,0 +1,181 @@
+"""Journal layouts (issue 20), typeset with the project's fixture code: captions without punctuation after the
+number, dotted rules, two tables side by side under bare captions, a manuscript with line numbers in the
+margin, row-group headers, and a plot with text labels next to a table. Each renderer writes a one-page PDF
+and returns its truth."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, PageTemplate
+from reportlab.platypus import Frame as RLFrame
+from reportlab.platypus import Paragraph as RLParagraph
+
+from papers import tables
+from papers.extra_features import _SideBySide
+from papers.prose import paragraphs
+from pipeline.fixtures.draw import TableFlowable
+from pipeline.fixtures.fonts import family
+from pipeline.fixtures.spec import PaperTruth, TableSpec
+from pipeline.fixtures.truth import table_truth
+from pipeline.store import write_bytes
+
+FAM = family("times")
+BODY = ParagraphStyle("body", fontName=FAM.regular, fontSize=10, leading=12, spaceAfter=8)
+LINE_PITCH = 12.0  # the body leading: a manuscript numbers every line
+
+
+class DottedTable(TableFlowable):
+    """A table whose rules are printed dotted: each rule a row of small squares (OUP-style thin rules)."""
+
+    def draw(self) -> None:
+        assert self.layout is not None, "wrap() runs before draw()"
+        rules, self.layout.rules = self.layout.rules, []
+        super().draw()
+        self.layout.rules = rules
+        for rule in rules:
+            x = rule.x0
+            while x < rule.x1:
+                self.canv.rect(x, self.height - rule.y0 - 0.3, min(1.0, rule.x1 - x), 0.6, stroke=0, fill=1)
+                x += 2.2
+
+
+class ScatterFigure(Flowable):
+    """A scatter plot with axes, numeric tick labels and short labels beside its points: text in columns
+    that is no table."""
+
+    def __init__(self, width: float = 300.0, height: float = 180.0) -> None:
+        super().__init__()
+        self.width, self.height = width, height
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        c.setFont(FAM.regular, 7)
+        c.line(30, 20, self.width, 20)
+        c.line(30, 20, 30, self.height)
+        for k in range(6):
+            x, y = 30 + k * (self.width - 30) / 5, 20 + k * (self.height - 20) / 5
+            c.line(x, 20, x, 16)
+            c.drawCentredString(x, 8, f"{k * 0.2:.1f}")
+            c.line(30, y, 26, y)
+            c.drawRightString(24, y - 2, f"{k * 20}")
+        points = [
+            (70, 60, "NT"),
+            (120, 140, "HyenaDNA"),
+            (180, 90, "DNABERT2"),
+            (230, 150, "Caduceus"),
+            (260, 50, "GENA"),
+        ]
+        for x, y, name in points:
+            c.circle(x, y, 2, stroke=0, fill=1)
+            c.drawString(x + 4, y + 2, name)
+
+
+def _write(path: Path, story: list[Flowable], on_page: Callable[[Canvas, BaseDocTemplate], None] | None = None) -> None:
+    width, height = letter
+    frame = RLFrame(72, 72, width - 144, height - 144, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    out = io.BytesIO()
+    doc = BaseDocTemplate(out, pagesize=letter, invariant=1, title="Journal layout")
+    doc.addPageTemplates([PageTemplate("one", [frame], onPage=on_page or (lambda c, d: None))])
+    doc.build(story)
+    write_bytes(path, out.getvalue())
+
+
+def _paper(
+    path: Path, specs: list[TableSpec], parts: list[TableFlowable], story: list[Flowable], **kw: object
+) -> PaperTruth:
+    _write(path, story, **kw)  # type: ignore[arg-type]
+    return PaperTruth(
+        title="Journal layout",
+        pages=1,
+        tables=[table_truth(spec, [part], letter[1]) for spec, part in zip(specs, parts, strict=True)],
+        headings=[],
+        text_paragraphs=[],
+    )
+
+
+def _around(*middle: Flowable) -> list[Flowable]:
+    texts = paragraphs(2, start=5)
+    return [RLParagraph(texts[0], BODY), *middle, RLParagraph(texts[1], BODY)]
+
+
+def bare_caption(spec: TableSpec) -> TableSpec:
+    """BMC/Springer style: 'Table 1 Accuracy of ...' with nothing after the number."""
+    return dataclasses.replace(spec, separator="")
+
+
+def render_unpunctuated(path: Path) -> PaperTruth:
+    spec = bare_caption(tables.booktabs("Table 1"))
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
+def render_dotted_rules(path: Path) -> PaperTruth:
+    spec = tables.booktabs("Table 2")
+    part = DottedTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
+def render_side_by_side_bare(path: Path) -> PaperTruth:
+    left = bare_caption(
+        tables.small(
+            "Table 1", "Accuracy on Human Enhancers Cohn.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826")
+        )
+    )
+    right = bare_caption(
+        tables.small("Table 2", "Training time in GPU hours.", "GPU hours", ("41.5", "18.2", "6.3", "22.7", "7.9"))
+    )
+    parts = [TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "column") for spec in (left, right)]
+    return _paper(path, [left, right], parts, _around(_SideBySide(*parts)))
+
+
+def _line_numbers(canvas: Canvas, _doc: BaseDocTemplate) -> None:
+    """Numbers down the left margin at the body's line pitch, as a submitted manuscript prints them."""
+    canvas.setFont(FAM.regular, 8)
+    top = letter[1] - 72 - 9
+    for k in range(int((letter[1] - 144) // LINE_PITCH)):
+        canvas.drawRightString(50, top - k * LINE_PITCH, str(101 + k))
+
+
+def render_line_numbers(path: Path) -> PaperTruth:
+    first, second = (
+        tables.small("Table 1", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826")),
+        tables.booktabs("Table 2"),
+    )
+    parts = [
+        TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single") for spec in (first, second)
+    ]
+    return _paper(path, [first, second], parts, _around(*parts), on_page=_line_numbers)
+
+
+def render_group_headers(path: Path) -> PaperTruth:
+    spec = tables.row_group_labels("Table 3")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
+def render_figure_beside_table(path: Path) -> PaperTruth:
+    """A plot with tick labels and point labels, its 'Figure 1.' caption under it, then a table."""
+    spec = tables.small("Table 4", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    caption = RLParagraph("Figure 1. Accuracy against model size for five DNA language models.", BODY)
+    return _paper(path, [spec], [part], _around(ScatterFigure(), caption, part))
+
+
+JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
+    "unpunctuated_caption": render_unpunctuated,
+    "dotted_rules": render_dotted_rules,
+    "side_by_side_bare_captions": render_side_by_side_bare,
+    "line_numbers": render_line_numbers,
+    "group_headers": render_group_headers,
+    "figure_beside_table": render_figure_beside_table,
+}
