@@ -7,7 +7,10 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
-STAGE_PACKAGES = sorted(p for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").is_file())
+CORE_PACKAGES = {"numbers"}  # shared by every stage, like model.py
+STAGE_PACKAGES = sorted(
+    p for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").is_file() and p.name not in CORE_PACKAGES
+)
 COMMAND_MODULES = {"commands.py", "export_command.py"}
 
 
