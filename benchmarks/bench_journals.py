@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pipeline.audit.checks.base import NEEDS_CHECK_BELOW
+from pipeline.audit.settings import AuditSettings
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
@@ -100,10 +100,11 @@ def not_table_extras(not_tables: list[dict[str, str]], preds: dict[str, list[dic
         for t in preds[pdf]:
             if int(t.get("page", 0)) == page and t.get("bbox") and iou(bb, t["bbox"]) > 0.3:
                 extras.append((pdf, page, t.get("label"), float(t.get("confidence") or 0.0), row["what"]))
-    sure = [e for e in extras if e[3] >= NEEDS_CHECK_BELOW]
+    bar = AuditSettings().needs_check_below
+    sure = [e for e in extras if e[3] >= bar]
     lines = [
         f"tables over not_tables regions: {len(extras)} (of {len(not_tables)} regions); "
-        f"{len(sure)} at or above the needs-check confidence {NEEDS_CHECK_BELOW}"
+        f"{len(sure)} at or above the needs-check confidence {bar}"
     ]
     return lines + [
         f"  over {pdf} p{page}: label={lab!r} conf={conf:.2f} ({what[:70]})" for pdf, page, lab, conf, what in extras
