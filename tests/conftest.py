@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -54,3 +55,26 @@ def invoke(workspace: Workspace) -> Invoke:
 def json_out(result: Result) -> dict:
     """The --json payload of a command's result."""
     return json.loads(result.stdout)
+
+
+DEMO_SID = "local:demo"
+
+
+def litaudit(root: Path, *args: str, env: dict[str, str] | None = None) -> Result:
+    """``litaudit --root ROOT ARGS...`` in-process, with the fast network settings."""
+    return CliRunner().invoke(main, ["--root", str(root), *args], env={**FAST_ENV, **(env or {})})
+
+
+@pytest.fixture(scope="module")
+def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace where ``run --demo`` went through every stage (once per test module)."""
+    root = tmp_path_factory.mktemp("ws")
+    result = litaudit(root, "run", "--demo", "--json")
+    assert result.exit_code == 1, result.output  # the demo's planted problems are found
+    return root
+
+
+@pytest.fixture
+def root(demo_root: Path, tmp_path: Path) -> Path:
+    """A private copy of the finished demo workspace, for tests that change it."""
+    return Path(shutil.copytree(demo_root, tmp_path / "ws"))

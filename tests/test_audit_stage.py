@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from conftest import litaudit
 from stage_doubles import mark_written
 
-from pipeline.cli import main
 from pipeline.fixtures import PaperTruth, demo_truth
 from pipeline.reviews import record_decision
 from pipeline.store import Workspace
@@ -18,24 +16,6 @@ from pipeline.store import Workspace
 SID = "local:demo"
 FOLDER = "local_demo"
 OUTPUTS = ("findings.json", "records.jsonl", "report.html", "report.md")
-
-
-def litaudit(root: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--root", str(root), *args])
-
-
-@pytest.fixture(scope="module")
-def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("ws")
-    result = litaudit(root, "run", "--demo", "--json")
-    assert result.exit_code == 1, result.output  # the audit finds the planted problems
-    return root
-
-
-@pytest.fixture
-def copy_root(demo_root: Path, tmp_path: Path) -> Path:
-    """A private copy of the audited demo workspace, for tests that change it."""
-    return Path(shutil.copytree(demo_root, tmp_path / "ws"))
 
 
 def findings(root: Path) -> list[dict]:
@@ -81,25 +61,25 @@ def test_records_carry_their_limitations(demo_root: Path) -> None:
     assert clean and all(len(r["limitations"]) == 1 for r in clean)  # only the paper-level claim
 
 
-def test_stage_exit_code_and_summary(copy_root: Path) -> None:
-    result = litaudit(copy_root, "audit", SID, "--force", "--json")
+def test_stage_exit_code_and_summary(root: Path) -> None:
+    result = litaudit(root, "audit", SID, "--force", "--json")
     assert result.exit_code == 1
     [job] = json.loads(result.stdout)["results"]
     assert job["summary"]["error"] == 2 and job["summary"]["warning"] >= 7
     assert job["problems"] == job["summary"]["error"] + job["summary"]["warning"]
 
 
-def test_rerun_gives_identical_bytes(copy_root: Path) -> None:
-    folder = copy_root / "audits" / FOLDER
+def test_rerun_gives_identical_bytes(root: Path) -> None:
+    folder = root / "audits" / FOLDER
     before = {name: (folder / name).read_bytes() for name in OUTPUTS}
-    assert litaudit(copy_root, "audit", SID, "--force").exit_code == 1
+    assert litaudit(root, "audit", SID, "--force").exit_code == 1
     assert {name: (folder / name).read_bytes() for name in OUTPUTS} == before
 
 
-def test_reviewers_latest_decision_is_shown(copy_root: Path) -> None:
-    records = (copy_root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()
+def test_reviewers_latest_decision_is_shown(root: Path) -> None:
+    records = (root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()
     record_id = json.loads(records[0])["id"]
-    ws, known = Workspace(copy_root), {record_id}
+    ws, known = Workspace(root), {record_id}
     record_decision(
         ws, SID, record_id, "reject", known=known, note="first look", reviewer="ana", date="2026-01-01T00:00:00Z"
     )
@@ -114,37 +94,37 @@ def test_reviewers_latest_decision_is_shown(copy_root: Path) -> None:
         reviewer="bo",
         date="2026-01-02T00:00:00Z",
     )
-    result = litaudit(copy_root, "audit", SID, "--json")  # reviews.jsonl is an input: no --force needed
+    result = litaudit(root, "audit", SID, "--json")  # reviews.jsonl is an input: no --force needed
     assert result.exit_code == 1 and json.loads(result.stdout)["results"][0]["status"] == "done"
-    html = (copy_root / "audits" / FOLDER / "report.html").read_text()
-    md = (copy_root / "audits" / FOLDER / "report.md").read_text()
+    html = (root / "audits" / FOLDER / "report.html").read_text()
+    md = (root / "audits" / FOLDER / "report.md").read_text()
     assert "correct → 0.921" in html and "typo in PDF" in html and "first look" not in html
     assert "correct → 0.921 (bo, 2026-01-02T00:00:00Z)" in md
 
 
-def test_an_edited_review_log_stops_the_audit_naming_file_and_line(copy_root: Path) -> None:
-    path = copy_root / "audits" / FOLDER / "reviews.jsonl"
-    record_id = json.loads((copy_root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()[0])["id"]
+def test_an_edited_review_log_stops_the_audit_naming_file_and_line(root: Path) -> None:
+    path = root / "audits" / FOLDER / "reviews.jsonl"
+    record_id = json.loads((root / "audits" / FOLDER / "records.jsonl").read_text().splitlines()[0])["id"]
     for decision in ("accept", "reject"):
-        record_decision(Workspace(copy_root), SID, record_id, decision, known={record_id}, reviewer="ana")
+        record_decision(Workspace(root), SID, record_id, decision, known={record_id}, reviewer="ana")
     path.write_text(path.read_text().replace('"reject"', '"accept"'))
-    result = litaudit(copy_root, "audit", SID, "--json")
+    result = litaudit(root, "audit", SID, "--json")
     assert result.exit_code != 0
     assert f"{path}:2: entry was edited" in json.loads(result.stdout)["results"][0]["message"]
 
 
-def test_missing_records_and_catalogue_are_reported(copy_root: Path) -> None:
-    (copy_root / "extracted" / FOLDER / "records.jsonl").unlink()
-    (copy_root / "config" / "catalogue").mkdir(parents=True, exist_ok=True)  # present but empty
-    refused = litaudit(copy_root, "audit", SID, "--force", "--json")  # emit's output is gone: nothing to trust
+def test_missing_records_and_catalogue_are_reported(root: Path) -> None:
+    (root / "extracted" / FOLDER / "records.jsonl").unlink()
+    (root / "config" / "catalogue").mkdir(parents=True, exist_ok=True)  # present but empty
+    refused = litaudit(root, "audit", SID, "--force", "--json")  # emit's output is gone: nothing to trust
     assert refused.exit_code == 2
     assert json.loads(refused.stdout)["results"][0]["message"].startswith(
         "emit is missing (extracted/local_demo/records.jsonl): deleted since emit wrote it"
     )
-    mark_written(Workspace(copy_root), SID, "emit")  # as if emit itself had written no records
-    result = litaudit(copy_root, "audit", SID, "--force", "--json")
+    mark_written(Workspace(root), SID, "emit")  # as if emit itself had written no records
+    result = litaudit(root, "audit", SID, "--force", "--json")
     assert result.exit_code == 1, result.output
-    document = json.loads((copy_root / "audits" / FOLDER / "findings.json").read_text())
+    document = json.loads((root / "audits" / FOLDER / "findings.json").read_text())
     skipped = {c["id"] for c in document["checks"] if c["status"] == "skipped"}
     assert skipped == {
         "undefined-metric",
@@ -154,21 +134,21 @@ def test_missing_records_and_catalogue_are_reported(copy_root: Path) -> None:
         "reproduction-differs",
     }
     assert any("records.jsonl not found" in note for note in document["audit"]["notes"])
-    md = (copy_root / "audits" / FOLDER / "report.md").read_text()
+    md = (root / "audits" / FOLDER / "report.md").read_text()
     assert "skipped: needs the catalogue" in md and "records.jsonl not found" in md
-    assert (copy_root / "audits" / FOLDER / "records.jsonl").read_text() == ""
+    assert (root / "audits" / FOLDER / "records.jsonl").read_text() == ""
 
 
-def test_bad_tables_file_is_a_one_line_error_and_keeps_the_last_audit(copy_root: Path) -> None:
-    folder = copy_root / "audits" / FOLDER
+def test_bad_tables_file_is_a_one_line_error_and_keeps_the_last_audit(root: Path) -> None:
+    folder = root / "audits" / FOLDER
     before = {name: (folder / name).read_bytes() for name in OUTPUTS}
-    (copy_root / "extracted" / FOLDER / "tables.json").write_text("{not json")
-    refused = litaudit(copy_root, "audit", SID, "--force")
+    (root / "extracted" / FOLDER / "tables.json").write_text("{not json")
+    refused = litaudit(root, "audit", SID, "--force")
     assert refused.exit_code == 2
     assert "extract is modified (extracted/local_demo/tables.json)" in refused.stderr
     assert {name: (folder / name).read_bytes() for name in OUTPUTS} == before
-    mark_written(Workspace(copy_root), SID, "extract", "map", "emit")  # as if the extractor had written it
-    result = litaudit(copy_root, "audit", SID, "--force")
+    mark_written(Workspace(root), SID, "extract", "map", "emit")  # as if the extractor had written it
+    result = litaudit(root, "audit", SID, "--force")
     assert result.exit_code == 2
     assert "tables.json: not valid JSON" in result.stderr and "Traceback" not in result.output
     assert {name: (folder / name).read_bytes() for name in OUTPUTS} == before
@@ -184,15 +164,15 @@ def test_every_finding_states_its_certainty_and_the_reports_show_it(demo_root: P
     assert "certainty: proved" in report and "certainty: likely: " in report
 
 
-def test_decisions_on_findings_reach_the_limitations(copy_root: Path) -> None:
-    folder = copy_root / "audits" / FOLDER
+def test_decisions_on_findings_reach_the_limitations(root: Path) -> None:
+    folder = root / "audits" / FOLDER
     findings = json.loads((folder / "findings.json").read_text())["findings"]
     broken = next(f for f in findings if f["check"] == "aggregate-row" and f["severity"] == "error")
     fine = next(f for f in findings if f["check"] == "aggregate-row" and f["severity"] == "info" and f["record_ids"])
-    ws, known = Workspace(copy_root), {f["id"] for f in findings}
+    ws, known = Workspace(root), {f["id"] for f in findings}
     record_decision(ws, SID, broken["id"], "dismiss", known=known, kind="finding", reviewer="ana", note="a misprint")
     record_decision(ws, SID, fine["id"], "accept", known=known, kind="finding", reviewer="ana")
-    assert litaudit(copy_root, "audit", SID).exit_code == 1  # reviews.jsonl is an input: the audit re-runs
+    assert litaudit(root, "audit", SID).exit_code == 1  # reviews.jsonl is an input: the audit re-runs
     records = {r["id"]: r for r in map(json.loads, (folder / "records.jsonl").read_text().splitlines())}
     assert not any(broken["id"] in limit for r in records.values() for limit in r["limitations"])
     assert all(any(fine["id"] in limit for limit in records[rid]["limitations"]) for rid in fine["record_ids"])

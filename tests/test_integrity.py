@@ -19,13 +19,11 @@ from pathlib import Path
 
 import pytest
 from arxiv_server import FakeArxiv, atom_feed, reply
-from click.testing import CliRunner, Result
-from conftest import FAST_ENV
+from conftest import FAST_ENV, litaudit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
-from pipeline.cli import main
 from pipeline.lock import workspace_lock
 from pipeline.stages import PIPELINE
 from pipeline.state import expand, source_status
@@ -33,23 +31,6 @@ from pipeline.store import Workspace
 
 SID = "local:demo"
 FOLDER = "local_demo"
-
-
-def litaudit(root: Path, *args: str, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(main, ["--root", str(root), *args], env={**FAST_ENV, **(env or {})})
-
-
-@pytest.fixture(scope="module")
-def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("ws")
-    assert litaudit(root, "run", "--demo").exit_code == 1  # the demo's planted problems are found
-    return root
-
-
-@pytest.fixture
-def root(demo_root: Path, tmp_path: Path) -> Path:
-    """A private copy of the finished demo workspace."""
-    return Path(shutil.copytree(demo_root, tmp_path / "ws"))
 
 
 def states(root: Path, source_id: str = SID) -> dict[str, str]:

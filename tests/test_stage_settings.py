@@ -6,16 +6,13 @@ from __future__ import annotations
 import base64
 import io
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-from conftest import FAST_ENV
+from conftest import litaudit
 from PIL import Image
 
 from pipeline.catalogue import load_catalogue
-from pipeline.cli import main
 from pipeline.errors import ConfigError
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.mapping.links import Linker
@@ -25,22 +22,6 @@ from pipeline.state import source_status
 from pipeline.store import Workspace
 
 SID = "local:demo"
-
-
-def litaudit(root: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--root", str(root), *args], env=FAST_ENV)
-
-
-@pytest.fixture(scope="module")
-def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("ws")
-    assert litaudit(root, "run", "--demo").exit_code == 1  # the demo's planted problems are found
-    return root
-
-
-@pytest.fixture
-def root(demo_root: Path, tmp_path: Path) -> Path:
-    return Path(shutil.copytree(demo_root, tmp_path / "ws"))
 
 
 def states(root: Path) -> dict[str, str]:
