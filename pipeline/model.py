@@ -204,6 +204,29 @@ class Locator:
         page = int(match["page"]) if match["page"] else 0
         return LocatorId(match["source"], page, match["table"], row, col, match["artifact"] or "")
 
+    @classmethod
+    def of_cell(
+        cls,
+        source_sha256: str,
+        table_label: str | None,
+        table_index: int,
+        row: int,
+        col: int,
+        row_path: Sequence[str],
+        col_path: Sequence[str],
+        *,
+        page: int = 0,
+        panel: str = "",
+        artifact: str = "",
+        place: str = "",
+    ) -> Locator:
+        """A cell's locator, its labels read off its row and column paths: one rule for every reader (a PDF
+        cell has its ``page``; a text source's cell its ``artifact`` and ``place``)."""
+        row_label, col_label = " / ".join(row_path), " ".join(col_path)
+        return cls(
+            source_sha256, page, table_label, table_index, row, col, row_label, col_label, panel, artifact, place
+        )
+
     @property
     def readable(self) -> str:
         table = (

@@ -68,16 +68,8 @@ def to_table(
         kind = "header" if header else ("stub" if p.col < stubs else "body")
         row_path = rpaths[p.row] if not header else []
         col_path = cpaths[p.col] if not header else []
-        locator = Locator(
-            source_sha256=source_sha,
-            page=page,
-            table_label=label,
-            table_index=index,
-            row=p.row,
-            col=p.col,
-            row_label=" / ".join(row_path),
-            col_label=" ".join(col_path),
-            panel=panel_mark(region.panel),
+        locator = Locator.of_cell(
+            source_sha, label, index, p.row, p.col, row_path, col_path, page=page, panel=panel_mark(region.panel)
         )
         cells.append(
             Cell.printed(

@@ -119,15 +119,14 @@ def to_table(found: TextTable, index: int, source_sha: str, artifact: str, engin
         header = tc.row < headers
         row_path = [] if header else rpaths[tc.row]
         col_path = [] if header else cpaths[tc.col]
-        locator = Locator(
-            source_sha256=source_sha,
-            page=0,
-            table_label=label,
-            table_index=index,
-            row=tc.row,
-            col=tc.col,
-            row_label=" / ".join(row_path),
-            col_label=" ".join(col_path),
+        locator = Locator.of_cell(
+            source_sha,
+            label,
+            index,
+            tc.row,
+            tc.col,
+            row_path,
+            col_path,
             panel=panel_mark(found.panel),
             artifact=artifact,
             place=tc.place,
