@@ -143,6 +143,8 @@ def test_a_huge_claimed_size_is_refused_before_reading(tmp_path: Path) -> None:
         ("paper.tex", b"\x00\x01binary", "binary data"),
         ("notes.txt", b"hello", "not a source file"),
         ("bad.tar.gz", _tar([_member("../x.tex")]), "outside the archive"),
+        ("plain.tar.gz", b"\\documentclass{article} not gzip'd", "neither gzip'd nor a tar archive"),
+        ("plain.tex.gz", b"<html>an error page</html>", "neither gzip'd nor a tar archive"),
     ],
 )
 def test_bad_source_files_are_one_line_errors(

@@ -29,6 +29,16 @@ def _check_latex(path: Path, origin: str) -> PdfInfo | None:
     return None
 
 
+def _check_archive(path: Path, origin: str) -> PdfInfo | None:
+    """A file named .tar.gz/.tgz/.tex.gz must be gzip'd (or at least a tar): plain text under such a name is a
+    broken download or a wrong file, not a one-file LaTeX source."""
+    with path.open("rb") as handle:
+        head = handle.read(262)
+    if head[:2] != b"\x1f\x8b" and head[257:262] != b"ustar":
+        raise BadInputError(f"{origin}: named as a gzip'd LaTeX source, but neither gzip'd nor a tar archive")
+    return _check_latex(path, origin)
+
+
 def _check_text(path: Path, origin: str) -> PdfInfo | None:
     try:
         read_text(path)
@@ -48,8 +58,8 @@ class Kind:
 
 KINDS: tuple[Kind, ...] = (
     Kind("pdf", (".pdf",), "source.pdf", "application/pdf", inspect_pdf),
-    Kind("latex", (".tar.gz", ".tgz"), "source.tar.gz", "application/gzip", _check_latex),
-    Kind("latex", (".tex.gz",), "source.tex.gz", "application/gzip", _check_latex),
+    Kind("latex", (".tar.gz", ".tgz"), "source.tar.gz", "application/gzip", _check_archive),
+    Kind("latex", (".tex.gz",), "source.tex.gz", "application/gzip", _check_archive),
     Kind("latex", (".tex",), "source.tex", "application/x-tex", _check_latex),
     Kind("html", (".html", ".htm"), "source.html", "text/html", _check_text),
     Kind("markdown", (".md", ".markdown"), "source.md", "text/markdown", _check_text),
