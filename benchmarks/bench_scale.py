@@ -36,6 +36,7 @@ class Timing:
     papers: int
     pages: int
     seconds: float
+    cpu_seconds: float
     peak_rss_mb: float
     digest: str
 
@@ -60,11 +61,12 @@ def workspace(root: Path, papers: list[Path], n: int) -> int:
 
 
 def litaudit(root: Path, *args: str, measured: bool = False) -> subprocess.CompletedProcess[str]:
-    """The command line; ``measured`` runs it under GNU time, whose last stderr line is the peak RSS in KB
-    of the largest process the run waited for (a worker, for the executors with workers)."""
+    """The command line; ``measured`` runs it under GNU time, whose last stderr line is the user and system
+    CPU seconds of the run and every process it waited for, then the peak RSS in KB of the largest of them
+    (a worker, for the executors with workers)."""
     command = [sys.executable, "-m", "pipeline", "--root", str(root), *args]
     if measured:
-        command = ["/usr/bin/time", "-f", "%M", *command]
+        command = ["/usr/bin/time", "-f", "%U %S %M", *command]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
@@ -84,8 +86,8 @@ def measure(base: Path, n: int, pages: int, name: str, options: list[str], scrat
     seconds = time.perf_counter() - started
     if done.returncode not in (0, 1):
         raise SystemExit(f"{name}: litaudit run exited {done.returncode}: {done.stderr.strip()[-300:]}")
-    peak = int(done.stderr.strip().splitlines()[-1]) / 1024
-    timing = Timing(name, n, pages, seconds, peak, outputs_digest(root))
+    user, system, peak_kb = done.stderr.strip().splitlines()[-1].split()
+    timing = Timing(name, n, pages, seconds, float(user) + float(system), int(peak_kb) / 1024, outputs_digest(root))
     shutil.rmtree(root)
     return timing
 
@@ -107,10 +109,13 @@ def main() -> int:
                 print(_line(rows[-1]), flush=True)
             shutil.rmtree(base)
     print()
-    print("cost per paper (s) as N grows, per executor (flat = linear cost curve):")
+    print("cost per paper as N grows, per executor, wall s / CPU s (flat = linear cost curve):")
     for name in EXECUTORS:
         mine = [r for r in rows if r.executor == name]
-        print(f"  {name:<16} " + "  ".join(f"N={r.papers}: {r.seconds / r.papers:.3f}" for r in mine))
+        print(
+            f"  {name:<16} "
+            + "  ".join(f"N={r.papers}: {r.seconds / r.papers:.3f} / {r.cpu_seconds / r.papers:.3f}" for r in mine)
+        )
     identical = {n: len({r.digest for r in rows if r.papers == n}) == 1 for n in sizes}
     print(
         "outputs byte-identical across executors: "
@@ -122,7 +127,8 @@ def main() -> int:
 def _line(r: Timing) -> str:
     return (
         f"N={r.papers:<5} {r.executor:<16} {r.seconds:8.1f} s  {r.papers / r.seconds:6.2f} papers/s  "
-        f"{r.pages / r.seconds:6.1f} pages/s  peak RSS {r.peak_rss_mb:6.0f} MB  outputs {r.digest}"
+        f"{r.pages / r.seconds:6.1f} pages/s  CPU {r.cpu_seconds:8.1f} s  "
+        f"peak RSS {r.peak_rss_mb:6.0f} MB  outputs {r.digest}"
     )
 
 
