@@ -11,7 +11,6 @@ from conftest import Invoke
 from grids import table_from_grid
 from papers.journal_audit_paper import journal_audit_paper
 
-from pipeline.audit.build import table_from_truth
 from pipeline.audit.checks import run_checks
 from pipeline.audit.context import AuditInput
 from pipeline.audit.text import paper_text_from_string, read_paper_text
@@ -53,7 +52,7 @@ def _judge(truth: PaperTruth, findings: list[dict]) -> None:
 def test_the_exact_tables(tmp_path: Path) -> None:
     pdf = tmp_path / "journal.pdf"
     truth = render_paper(journal_audit_paper(), pdf)
-    tables = [table_from_truth(t, i) for i, t in enumerate(truth.tables)]
+    tables = [t.to_table(i) for i, t in enumerate(truth.tables)]
     inp = AuditInput("local:j", "0" * 64, tables, text=read_paper_text(pdf, tables), catalogue=load_catalogue(CONFIG))
     _judge(truth, [f.to_dict() for f in run_checks(inp).findings])
 

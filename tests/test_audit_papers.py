@@ -17,7 +17,6 @@ from grids import table_from_grid
 from papers.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
 from papers.derived_paper import DERIVED_PAPERS, derived_paper
 
-from pipeline.audit.build import table_from_truth
 from pipeline.audit.checks import CHECKS, run_checks
 from pipeline.audit.checks.uncertainty import claim_sentences
 from pipeline.audit.context import AuditInput
@@ -64,7 +63,7 @@ def _unplanted(truth: PaperTruth, problems: list[dict]) -> list[str]:
 def test_checks_find_every_planted_problem_on_the_exact_tables(name: str, tmp_path: Path) -> None:
     pdf = tmp_path / f"{name}.pdf"
     truth = write_audit_paper(name, pdf)
-    tables = [table_from_truth(t, i) for i, t in enumerate(truth.tables)]
+    tables = [t.to_table(i) for i, t in enumerate(truth.tables)]
     inp = AuditInput(
         f"local:{name}",
         "0" * 64,

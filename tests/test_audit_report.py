@@ -12,7 +12,6 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pipeline.audit.build import table_from_truth
 from pipeline.audit.render import COLOURS, CellMark, render_tables
 from pipeline.audit.settings import AuditSettings
 from pipeline.cli import main
@@ -58,7 +57,7 @@ def test_markdown_report(audits: Path) -> None:
 def test_flagged_cells_are_outlined_on_the_page_image(tmp_path: Path) -> None:
     pdf = write_demo_paper(tmp_path / "demo.pdf")
     truth = demo_truth().table("Table 2")
-    table = table_from_truth(truth, 1)
+    table = truth.to_table(1)
     cell = table.cell_at(4, 5)
     assert cell is not None and cell.bbox is not None
     images = render_tables(pdf, [table], {1: [CellMark(cell.bbox, "error", "1")]}, crop := AuditSettings())

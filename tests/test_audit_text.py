@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.audit.build import table_from_truth
 from pipeline.audit.text import (
     PaperText,
     cited_tables,
@@ -24,7 +23,7 @@ from pipeline.model import Table
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, PaperTruth, list[Table]]:
     pdf = write_demo_paper(tmp_path_factory.mktemp("demo") / "demo.pdf")
     truth = demo_truth()
-    return pdf, truth, [table_from_truth(t, i) for i, t in enumerate(truth.tables)]
+    return pdf, truth, [t.to_table(i) for i, t in enumerate(truth.tables)]
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
-"""Tables from hand-checked grids (the gold files of ../shared/corpus/gold) and from a typeset paper's truth,
-so the checks can run on tables nobody extracted (tests, the seeded-error benchmark)."""
+"""Tables from hand-checked grids (the gold files of ../shared/corpus/gold), so the checks can run on tables
+nobody extracted (tests, the seeded-error benchmark); a typeset paper's truth has ``TableTruth.to_table``."""
 
 from __future__ import annotations
 
@@ -21,23 +21,3 @@ def table_from_gold(data: dict[str, Any], index: int = 0, caption: str | None = 
         page=data.get("page", 1),
         index=index,
     )
-
-
-def table_from_truth(truth: Any, index: int = 0) -> Table:
-    """A Table from a fixture paper's TableTruth, positioned on its page (bbox and cell boxes kept)."""
-    table = Table.from_grid(
-        truth.cells,
-        header_rows=truth.header_rows,
-        stub_cols=truth.stub_cols,
-        bold=truth.bold,
-        spans=[span.to_dict() for span in truth.spans],
-        label=truth.label,
-        caption=truth.caption,
-        page=truth.page,
-        index=index,
-    )
-    table.bbox = tuple(truth.bbox)
-    for cell in table.cells:
-        box = truth.cell_bboxes[cell.row][cell.col]
-        cell.bbox = tuple(box) if box else None
-    return table
