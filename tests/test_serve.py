@@ -18,6 +18,8 @@ import requests
 from click.testing import CliRunner
 
 from pipeline.cli import main
+from pipeline.release.records import read_source_records
+from pipeline.reproductions import reproductions_path, store_reproductions
 from pipeline.reviews import read_reviews, reviews_path
 from pipeline.store import Workspace
 
@@ -334,3 +336,27 @@ def test_the_queue_is_driven_by_the_keyboard_in_a_real_browser(browser_page: tup
     )
     assert cli.exit_code == 0, cli.output
     assert len(read_reviews(reviews_path(server.ws, SID))) == 4
+
+
+def test_a_record_view_says_how_its_value_was_reproduced(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    shutil.copytree(built, root)
+    ws = Workspace(root)
+    reproduced, other = read_source_records(ws, SID).rows[:2]
+    entry = {
+        "id": "rep-1",
+        "record_id": reproduced["id"],
+        "verdict": "reproduced",
+        "printed_text": reproduced["printed"],
+        "reproduced": 0.9124,
+        "interval": [0.9, 0.93],
+        "distance_widths": 0.0,
+    }
+    store_reproductions(reproductions_path(ws, SID), [entry])
+    audited = CliRunner().invoke(main, ["--root", str(root), "audit", SID])
+    assert audited.exit_code in (0, 1), audited.output  # reproductions.jsonl is an audit input: re-audited
+    for server in start(root):
+        assert server.get("/api/record", source=SID, id=reproduced["id"]).json()["reproduction"] == (
+            "reproduced: 0.912 [0.900, 0.930]"
+        )
+        assert server.get("/api/record", source=SID, id=other["id"]).json()["reproduction"] is None

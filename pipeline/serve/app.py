@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from pipeline.audit.render import CellMark
+from pipeline.audit.report_data import reproduction_text
 from pipeline.audit.settings import AuditSettings
 from pipeline.errors import BadInputError, LitauditError
 from pipeline.reviews import FINDING, RECORD, ReviewChainError, record_decision
@@ -155,7 +156,8 @@ class Workbench:
             return _error(exc)
         findings = [finding_summary(f) for f in view.findings if f["id"] in (record.get("findings") or [])]
         history = [e.to_dict() for e in view.reviews if e.target == record_id]
-        return JSONResponse({"record": record, "findings": findings, "history": history})
+        reproduction = reproduction_text(record["reproduction"]) if record.get("reproduction") else None
+        return JSONResponse({"record": record, "reproduction": reproduction, "findings": findings, "history": history})
 
     def crop(self, request: Request) -> Response:
         try:

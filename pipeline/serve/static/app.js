@@ -178,6 +178,9 @@ async function showRecord(source, id) {
       el("button", { onclick: () => ask("reject") }, "Reject (r)"), " ",
       el("button", { onclick: () => ask("correct") }, "Correct the value (c)")),
     el("div", { class: "panel" }, el("dl", { class: "facts" }, facts.flat())),
+    el("div", { class: "panel" }, el("h2", {}, "Reproduction"),
+      data.reproduction ? el("p", { class: "reproduction" }, data.reproduction)
+        : el("p", { class: "empty" }, "not reproduced (litaudit probe reproduce)")),
     el("div", { class: "panel" }, el("h2", {}, "Findings on it"),
       data.findings.length ? el("ul", {}, data.findings.map((f) => el("li", {},
         el("a", { href: `#/finding/${encodeURIComponent(source)}/${encodeURIComponent(f.id)}` }, f.check), " ", sev(f.severity), " ", f.message)))
