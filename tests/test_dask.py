@@ -5,10 +5,13 @@ one line."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -133,3 +136,28 @@ def test_a_run_on_a_started_scheduler_and_worker_writes_what_a_serial_run_writes
     result = litaudit(remote, "run", "--scheduler", cluster)
     assert result.exit_code == 1, result.output
     assert digests(remote) == digests(serial)
+
+
+@pytest.mark.slow
+def test_ctrl_c_cancels_the_cluster_s_jobs_exits_130_and_a_rerun_resumes(fetched: Path, tmp_path: Path) -> None:
+    root = Path(shutil.copytree(fetched, tmp_path / "ws"))
+    pdf = root / "sources" / "local_demo" / "source.pdf"
+    for name in "abcd":
+        assert litaudit(root, "fetch", "--file", str(pdf), "--id", f"local:{name}").exit_code == 0
+    command = [sys.executable, "-m", "pipeline", "--root", str(root), "run", "--executor", "dask", "--jobs", "2"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **FAST_ENV}
+    )
+    for _ in range(1200):  # the cluster is up and jobs are in flight once the first extraction is written
+        if list(root.glob("extracted/*/tables.json")) or process.poll() is not None:
+            break
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert stderr.endswith("litaudit: error: interrupted; stored files are intact, re-run to resume\n")
+    assert "Traceback" not in stderr
+    assert not [p for p in root.rglob(".*") if p.name.endswith((".tmp", ".part"))]
+    assert litaudit(root, "run").exit_code == 1
+    for sid in ("local:demo", "local:other", "local:a", "local:b", "local:c", "local:d"):
+        assert {s.state for s in source_status(Workspace(root), sid).stages.values()} == {"done"}, sid
