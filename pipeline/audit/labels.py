@@ -21,8 +21,6 @@ _OTHER_AVERAGE = re.compile(r"\b(?:weighted|w\.|geometric|geo\.|harmonic|median|
 
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|new|this work)[)\]]\s*$", re.IGNORECASE)  # "Human OCR Ensembl (ours)"
 
-_FORMS: dict[int, tuple[Catalogue, dict[str, list[DatasetDef]]]] = {}
-
 
 def aggregate_kind(label: str) -> str | None:
     """The aggregate a label announces: "mean" ("Mean", "Avg.", "Average") or "sum" ("Sum", "Total").
@@ -51,29 +49,9 @@ def may_be_weighted(label: str, caption: str) -> bool:
     return said is None or re.search(r"\bweight", said.group(0), re.I) is not None
 
 
-def _dataset_forms(catalogue: Catalogue) -> dict[str, list[DatasetDef]]:
-    """Compact printed form -> the datasets printed that way."""
-    cached = _FORMS.get(id(catalogue))
-    if cached is not None and cached[0] is catalogue:
-        return cached[1]
-    forms: dict[str, list[DatasetDef]] = {}
-    for dataset in catalogue.datasets:
-        for form in catalogue.dataset_forms(dataset):
-            found = forms.setdefault(compact_label(form), [])
-            if dataset not in found:
-                found.append(dataset)
-    _FORMS[id(catalogue)] = (catalogue, forms)
-    return forms
-
-
-def datasets_named(catalogue: Catalogue, label: str) -> list[DatasetDef]:
-    """Every dataset one of whose printed forms is this label (several benchmarks may share a name)."""
-    return list(_dataset_forms(catalogue).get(compact_label(label), [])) if label.strip() else []
-
-
 def find_dataset(catalogue: Catalogue, label: str) -> DatasetDef | None:
     """The one dataset printed this way, or None when none or several are."""
-    found = datasets_named(catalogue, label)
+    found = catalogue.datasets_printed_as(label)
     return found[0] if len(found) == 1 else None
 
 

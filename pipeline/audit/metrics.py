@@ -57,33 +57,38 @@ def direction_cue(text: str) -> str | None:
 # A name applied like a function ("f1(m)", "f2(x)") is a symbol of the paper's, not the metric.
 _NOT_CALLED = r"(?!\(\s*[A-Za-z]\w{0,2}\s*\))"
 
-_PATTERNS: dict[int, tuple[Catalogue, list[tuple[re.Pattern[str], MetricDef]]]] = {}
-_NAMED: dict[tuple[int, str], list[tuple[str, MetricDef]]] = {}
+
+class _MetricIndex:
+    """The catalogue's metric patterns and what they found in each text. One catalogue at a time, and a bounded
+    memo of texts: a process that audits thousands of sources must not keep every catalogue and text it saw."""
+
+    TEXTS = 1 << 14
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        forms = {(alias, m.id): m for m in catalogue.metrics for alias in m.names if len(alias) >= 2}
+        self.patterns: list[tuple[re.Pattern[str], MetricDef]] = []  # one word-bounded pattern per form, longest first
+        for (alias, _), metric in sorted(forms.items(), key=lambda item: -len(item[0][0])):
+            flags = 0 if len(alias) <= 4 and alias.upper() == alias else re.IGNORECASE  # short all-caps: exact case
+            self.patterns.append((re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-]){_NOT_CALLED}", flags), metric))
+        self.named: dict[str, list[tuple[str, MetricDef]]] = {}
+
+    def metrics_in(self, text: str) -> list[tuple[str, MetricDef]]:
+        if text not in self.named:
+            if len(self.named) >= self.TEXTS:
+                self.named.clear()
+            self.named[text] = _scan(self.patterns, text)
+        return self.named[text]
 
 
-def _alias_patterns(catalogue: Catalogue) -> list[tuple[re.Pattern[str], MetricDef]]:
-    """One word-bounded pattern per printed form, longest first; short all-caps forms match case."""
-    cached = _PATTERNS.get(id(catalogue))
-    if cached is not None and cached[0] is catalogue:
-        return cached[1]
-    for key in [k for k in _NAMED if k[0] == id(catalogue)]:
-        del _NAMED[key]
-    forms = {(alias, metric.id): metric for metric in catalogue.metrics for alias in metric.names if len(alias) >= 2}
-    patterns = []
-    for (alias, _), metric in sorted(forms.items(), key=lambda item: -len(item[0][0])):
-        flags = 0 if len(alias) <= 4 and alias.upper() == alias else re.IGNORECASE
-        patterns.append((re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-]){_NOT_CALLED}", flags), metric))
-    _PATTERNS[id(catalogue)] = (catalogue, patterns)
-    return patterns
+_INDEX: list[_MetricIndex] = []  # the index of the catalogue last asked about
 
 
 def metrics_named(catalogue: Catalogue, text: str) -> list[tuple[str, MetricDef]]:
     """Catalogue metrics named anywhere in ``text``, with the words as printed (longest alias first)."""
-    patterns = _alias_patterns(catalogue)
-    key = (id(catalogue), text)
-    if key not in _NAMED:
-        _NAMED[key] = _scan(patterns, text)
-    return _NAMED[key]
+    if not _INDEX or _INDEX[0].catalogue is not catalogue:
+        _INDEX[:] = [_MetricIndex(catalogue)]
+    return _INDEX[0].metrics_in(text)
 
 
 def _scan(patterns: list[tuple[re.Pattern[str], MetricDef]], text: str) -> list[tuple[str, MetricDef]]:

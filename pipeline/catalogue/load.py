@@ -24,6 +24,9 @@ from pipeline.yamlio import read_yaml, schema_validator
 BUNDLED_DIR = SHIPPED_CONFIG / "catalogue"
 
 
+_LAST_READ: list[tuple[tuple[tuple[str, ...], str], Catalogue]] = []  # one entry: (files and digest, catalogue)
+
+
 def resolve_catalogue_dir(config_dir: Path) -> Path:
     """The catalogue folder of a workspace's config/ folder (a folder named "catalogue" is taken as is).
 
@@ -137,13 +140,23 @@ def load_catalogue(config_dir: Path) -> Catalogue:
 
 
 def read_catalogue_dir(folder: Path) -> Catalogue:
-    """Every *.yaml of one catalogue folder, merged in file-name order."""
+    """Every *.yaml of one catalogue folder, merged in file-name order.
+
+    The last catalogue read is kept and returned again while its files hold the same bytes: every source of a
+    run reads the catalogue (map and audit), and parsing and validating it costs more than mapping a paper.
+    Nobody changes a loaded catalogue, so sharing it is safe."""
     paths = _catalogue_files(folder)
-    parts: dict[str, list[Any]] = {kind: [] for kind in _BUILDERS}
     digest = hashlib.sha256()
     for path in paths:
-        data = read_yaml(path, schema_validator("pipeline.catalogue", "catalogue.schema.json")) or {}
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    key = (tuple(str(p) for p in paths), digest.hexdigest())
+    if _LAST_READ and _LAST_READ[0][0] == key:
+        return _LAST_READ[0][1]
+    parts: dict[str, list[Any]] = {kind: [] for kind in _BUILDERS}
+    for path in paths:
+        data = read_yaml(path, schema_validator("pipeline.catalogue", "catalogue.schema.json")) or {}
         for kind, build in _BUILDERS.items():
             parts[kind].extend(build(entry, str(path)) for entry in data.get(kind, []))
-    return Catalogue(**parts, files=tuple(str(p) for p in paths), digest=digest.hexdigest())
+    catalogue = Catalogue(**parts, files=key[0], digest=key[1])
+    _LAST_READ[:] = [(key, catalogue)]
+    return catalogue

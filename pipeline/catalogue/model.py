@@ -6,6 +6,7 @@ by printed alias.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -186,6 +187,21 @@ class Catalogue:
         else:
             forms.append(dataset.task)
         return tuple(dict.fromkeys(forms))
+
+    @functools.cached_property
+    def _datasets_by_form(self) -> dict[str, list[DatasetDef]]:
+        """Compact printed form -> the datasets printed that way; built once, and gone with the catalogue."""
+        found: dict[str, list[DatasetDef]] = {}
+        for dataset in self.datasets:
+            for form in self.dataset_forms(dataset):
+                named = found.setdefault(compact_label(form), [])
+                if dataset not in named:
+                    named.append(dataset)
+        return found
+
+    def datasets_printed_as(self, label: str) -> list[DatasetDef]:
+        """Every dataset one of whose printed forms is this label (several benchmarks may share a name)."""
+        return list(self._datasets_by_form.get(compact_label(label), [])) if label.strip() else []
 
     def find_metric(self, text: str) -> MetricDef | None:
         """The metric a printed label names ("MCC", "Acc.", "Spearman ρ"), ignoring case and punctuation."""

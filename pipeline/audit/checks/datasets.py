@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.labels import OWN_MARK, datasets_named, row_dataset
+from pipeline.audit.labels import OWN_MARK, row_dataset
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import Sentence
 from pipeline.catalogue import DatasetDef
@@ -118,7 +118,7 @@ def _own_benchmark(inp: AuditInput) -> str | None:
 def _reused(inp: AuditInput, view: TableView, row: int, own: str | None) -> DatasetDef | None:
     dataset = row_dataset(inp, view, row)
     named = (
-        [d for part in _label_parts(view.row_labels.get(row, "")) for d in datasets_named(inp.catalogue, part)]
+        [d for part in _label_parts(view.row_labels.get(row, "")) for d in inp.catalogue.datasets_printed_as(part)]
         if inp.catalogue
         else []
     )
@@ -167,7 +167,7 @@ def _claimed(inp: AuditInput, view: TableView, label: str, dataset: DatasetDef) 
     if OWN_MARK.search(label):
         return Sentence(view.table.page, label)
     parts = _label_parts(label)
-    named = [p for p in parts if inp.catalogue is not None and dataset in datasets_named(inp.catalogue, p)]
+    named = [p for p in parts if inp.catalogue is not None and dataset in inp.catalogue.datasets_printed_as(p)]
     forms = {*named, dataset.task, *dataset.aliases}
     patterns = [re.compile(rf"(?<!\w){re.escape(f)}(?!\w)", re.IGNORECASE) for f in forms if f and len(f) >= 6]
     sources = [re.compile(rf"(?<!\w){re.escape(o)}(?!\w)") for o in _origins(inp, dataset)]
