@@ -6,12 +6,14 @@ Coordinates are converted to pdfplumber's convention: points, origin at the top-
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -19,7 +21,7 @@ import pypdfium2.raw as pdfium_c
 from pipeline.errors import ExtractionError
 from pipeline.extract.frame import Frame
 from pipeline.extract.graphics import Rule, read_rules
-from pipeline.extract.weight import font_is_bold, font_is_italic, mark_heavy
+from pipeline.extract.weight import StrokeCache, font_is_bold, font_is_italic, mark_heavy
 from pipeline.numbers import decode_glyph
 
 
@@ -107,82 +109,74 @@ def read_graphics(page: pdfium.PdfPage, number: int, rule_thickness: float, min_
     return content
 
 
-def read_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, content: PageContent) -> None:
-    """Fill ``content.chars`` with the page's glyphs."""
+def read_chars(
+    page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, content: PageContent, strokes: StrokeCache | None = None
+) -> None:
+    """Fill ``content.chars`` with the page's glyphs; ``strokes`` carries font measures from page to page."""
     content.chars = list(_read_chars(textpage, Frame.of(page)))
-    mark_heavy(content.chars)
+    mark_heavy(content.chars, strokes)
 
 
 def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
     raw = textpage.raw
     ox, oy = ctypes.c_double(), ctypes.c_double()
     loose = pdfium_c.FS_RECTF()
-    matrix = pdfium_c.FS_MATRIX()
-    buf = ctypes.create_string_buffer(256)
-    flags = ctypes.c_int()
-    styles: dict[int, tuple[str, float, int, int, bool]] = {}
+    styles: dict[int, _Style] = {}
     previous: Char | None = None
-    count = pdfium_c.FPDFText_CountChars(raw)
+    codes = _unicode_codes(raw)
+    count = len(codes)
     page_w, page_h = frame.size
-    unicode_of, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
-    origin = pdfium_c.FPDFText_GetCharOrigin
-    for i in range(count):
-        code = unicode_of(raw, i)  # per glyph: the bulk text call drops glyphs without unicode
+    fx, fy, height, upright_page = frame.left, frame.bottom, frame.height, frame.rotation == 0
+    handle = ctypes.cast(raw, ctypes.c_void_p).value
+    at_loose, at_x, at_y = ctypes.addressof(loose), ctypes.addressof(ox), ctypes.addressof(oy)
+    loose_box, origin, text_object = _loose_box, _char_origin, _text_object
+    for i, code in enumerate(codes):
         if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000 or code > 0x10FFFF:
             continue  # (a low surrogate was read with its high half)
         if 0xD800 <= code < 0xDC00:
-            low = pdfium_c.FPDFText_GetUnicode(raw, i + 1) if i + 1 < count else 0
+            low = codes[i + 1] if i + 1 < count else 0
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) if 0xDC00 <= low < 0xE000 else 0xFFFD
-        text = chr(code)
-        if text.isspace():
-            continue
-        kind = unicodedata.category(text)
-        if kind == "Cc":
+        text = _glyph_text(code)
+        if text is None:
             text = _unmapped_glyph(raw, i)  # a glyph the font gives no unicode for
-            if not text:
-                continue
-        elif kind == "Cf":
+        if not text:
             continue
-        loose_box(raw, i, loose)
-        origin(raw, i, ox, oy)
-        key = _text_object(raw, i) or 0
+        key = text_object(handle, i) or 0
         style = styles.get(key) if key else None
         if style is None:  # glyphs of one text object share font, size and direction: read them once
-            pdfium_c.FPDFText_GetMatrix(raw, i, matrix)
-            size = pdfium_c.FPDFText_GetFontSize(raw, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
-            n = pdfium_c.FPDFText_GetFontInfo(raw, i, buf, len(buf), flags)
-            font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
-            face = _font_of(key) if key else 0
-            style = (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
+            style = _read_style(raw, i, key, frame)
             if key:
                 styles[key] = style
         font, size, turn, face, shown = style
         if not shown:
             continue
-        if frame.rotation == 0:  # the common case, without the general transform
-            x0, x1 = loose.left - frame.left, loose.right - frame.left
-            top, bottom = frame.height - (loose.top - frame.bottom), frame.height - (loose.bottom - frame.bottom)
-            baseline = frame.height - (oy.value - frame.bottom)
-            origin_x = ox.value - frame.left if turn else 0.0
+        loose_box(handle, i, at_loose)
+        origin(handle, i, at_x, at_y)
+        if upright_page:  # the common case, without the general transform
+            x0, x1 = loose.left - fx, loose.right - fx
+            top, bottom = height - (loose.top - fy), height - (loose.bottom - fy)
+            baseline = height - (oy.value - fy)
+            origin_x = ox.value - fx if turn else 0.0
         else:
             x0, top, x1, bottom = frame.box(loose.left, loose.bottom, loose.right, loose.top)
             origin_x, baseline = frame.point(ox.value, oy.value)
         if x1 < 0 or top > page_h or bottom < 0 or x0 > page_w:
             continue  # drawn off the page: nothing a reader sees
+        # the loose box spans the glyph's advance: gaps are true spaces
         ch = Char(
-            text=decode_glyph(text),
-            x0=x0,  # the loose box spans the glyph's advance: gaps are true spaces
-            x1=x1,
-            top=top,
-            bottom=bottom,
-            baseline=baseline,
-            size=size if size > 0.5 else max(loose.top - loose.bottom, 1.0),
-            font=font,
-            upright=turn == 0,
-            turn=turn,
-            origin_x=origin_x,
-            source=key,
-            face=face,
+            text,
+            x0,
+            x1,
+            top,
+            bottom,
+            baseline,
+            size if size > 0.5 else max(loose.top - loose.bottom, 1.0),
+            font,
+            turn == 0,
+            turn,
+            origin_x,
+            key,
+            face,
         )
         if previous is not None and _is_overprint(previous, ch):
             continue  # fake bold: the same glyph drawn again a hair to the side
@@ -190,13 +184,60 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
         yield ch
 
 
+_Style = tuple[str, float, int, int, bool]  # font name, size, turn, font handle, shown
+
+
+def _read_style(raw: object, i: int, key: int, frame: Frame) -> _Style:
+    matrix = pdfium_c.FS_MATRIX()
+    pdfium_c.FPDFText_GetMatrix(raw, i, matrix)
+    size = pdfium_c.FPDFText_GetFontSize(raw, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+    buf = ctypes.create_string_buffer(256)
+    n = pdfium_c.FPDFText_GetFontInfo(raw, i, buf, len(buf), ctypes.c_int())
+    font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
+    face = _font_of(key) if key else 0
+    return (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
+
+
+def _unicode_codes(raw: object) -> list[int]:
+    """Each glyph's code point. One bulk call where it gives one code per glyph (it gives 0xFFFE for a glyph
+    without unicode, read singly; on pages where it drops glyphs, every glyph is read singly)."""
+    count = pdfium_c.FPDFText_CountChars(raw)
+    if count <= 0:
+        return []
+    buffer = (ctypes.c_ushort * (count + 1))()
+    unicode_of = pdfium_c.FPDFText_GetUnicode
+    if pdfium_c.FPDFText_GetText(raw, 0, count, buffer) != count + 1:
+        return [unicode_of(raw, i) for i in range(count)]
+    codes = buffer[:count]
+    return [unicode_of(raw, i) if code == 0xFFFE else code for i, code in enumerate(codes)]
+
+
+@functools.cache
+def _glyph_text(code: int) -> str | None:
+    """The text of a glyph's code point: "" for one that prints nothing (spaces, format marks), None for a
+    control code (a glyph the font maps to no unicode)."""
+    text = chr(code)
+    if text.isspace():
+        return ""
+    kind = unicodedata.category(text)
+    if kind == "Cc":
+        return None
+    return "" if kind == "Cf" else decode_glyph(text)
+
+
 UNKNOWN = "\ufffd"  # a printed glyph whose text the PDF does not give
 
 
-# FPDFText_GetTextObject giving the handle as an int: the binding's pointer type costs a cast per glyph
-_text_object = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
-    ctypes.cast(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p).value
-)
+def _by_address(function: object, restype: type | None, *argtypes: type) -> Callable[..., Any]:
+    """A pdfium function taking handles and out-parameters as plain addresses: the binding's pointer types
+    cost a conversion per call, three calls per glyph."""
+    return ctypes.CFUNCTYPE(restype, *argtypes)(ctypes.cast(function, ctypes.c_void_p).value)
+
+
+_VOIDP, _INT = ctypes.c_void_p, ctypes.c_int
+_text_object = _by_address(pdfium_c.FPDFText_GetTextObject, _VOIDP, _VOIDP, _INT)
+_loose_box = _by_address(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VOIDP, _INT, _VOIDP)
+_char_origin = _by_address(pdfium_c.FPDFText_GetCharOrigin, _INT, _VOIDP, _INT, _VOIDP, _VOIDP)
 
 
 def _shown(text_object: int) -> bool:

@@ -24,6 +24,7 @@ from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
 from pipeline.extract.turned import to_page_frame, turn_page
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
+from pipeline.extract.weight import StrokeCache
 from pipeline.extract.whitespace import find_whitespace_regions
 from pipeline.model import Table, TablesFile
 from pipeline.numbers import is_numeric
@@ -49,7 +50,9 @@ def extract_tables(
     doc = open_pdf(pdf_path)
     try:
         total = len(doc)
-        layouts = [layout for i in range(min(total, settings.max_pages)) if (layout := _read(doc, i, settings))]
+        strokes: StrokeCache = {}
+        pages = range(min(total, settings.max_pages))
+        layouts = [layout for i in pages if (layout := _read(doc, i, settings, strokes))]
     finally:
         doc.close()
     tables: list[Table] = []
@@ -86,7 +89,7 @@ def renumber(tables: list[Table]) -> list[Table]:
     return tables
 
 
-def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> PageLayout | None:
+def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings, strokes: StrokeCache) -> PageLayout | None:
     """A page worth a full read: one with a line that starts a table caption, or (looking for
     uncaptioned tables) one whose rules or shading could draw a table."""
     with open_page(doc, index) as (page, textpage):
@@ -96,7 +99,7 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
         drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
         if not (named or (settings.find_uncaptioned and drawn)):
             return None
-        read_chars(page, textpage, content)
+        read_chars(page, textpage, content, strokes)
     return arrange_page(turn_page(content), settings)
 
 

@@ -12,6 +12,7 @@ import ctypes
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from statistics import median
 from typing import TYPE_CHECKING
 
@@ -37,38 +38,57 @@ HEAVIER = 1.3  # a face this much thicker than the main text's is bold (regular 
 SAMPLE = 5  # distinct glyphs compared per font
 
 
-def mark_heavy(chars: list[Char]) -> None:
+def mark_heavy(chars: list[Char], strokes: StrokeCache | None = None) -> None:
     """Set ``heavy`` on the glyphs of fonts whose strokes are much thicker than those of the page's most
     used font, comparing the same characters in both (call while the page is open: ``Char.face`` is a
-    font handle)."""
-    used = Counter(ch.face for ch in chars if ch.face and ch.text.isalnum())
+    font handle). ``strokes`` keeps glyph measures for the next pages of the document."""
+    glyphs = Counter((ch.face, ch.font, ch.text) for ch in chars)  # one pass over the page's glyphs
+    used: Counter[int] = Counter()
+    for (face, _, text), n in glyphs.items():
+        if face and text.isalnum():
+            used[face] += n
     if len(used) < 2:
         return
     body = used.most_common(1)[0][0]
-    named = {face for face, font in {ch.face: ch.font for ch in chars}.items() if font_is_bold(font)}
+    names = {face: font for face, font, _ in glyphs}
     texts: dict[int, set[str]] = {}
-    for face, text in {(ch.face, ch.text) for ch in chars if ch.face in used and ch.face not in named}:
-        if text.isalnum() and face != body:
+    for face, _, text in glyphs:
+        if face in used and not font_is_bold(names[face]) and text.isalnum() and face != body:
             texts.setdefault(face, set()).add(text)
-    plain: dict[str, Strokes | None] = {}
+    measure = _measurer({} if strokes is None else strokes, names)
     heavy = set()
     for face, faces_texts in texts.items():
         ratios: list[tuple[float, float]] = []
         for text in sorted(faces_texts)[:SAMPLE]:
-            if text not in plain:
-                plain[text] = _strokes(_outline(body, text))
-            mine, theirs = _strokes(_outline(face, text)), plain[text]
+            mine, theirs = measure(face, text), measure(body, text)
             if mine and theirs and min(theirs) > 0:
                 ratios.append((mine[0] / theirs[0], mine[1] / theirs[1]))
         if ratios and min(median(r[0] for r in ratios), median(r[1] for r in ratios)) >= HEAVIER:
             heavy.add(face)
-    for ch in chars:
-        if ch.face in heavy:
-            ch.heavy = True
+    if heavy:
+        for ch in chars:
+            if ch.face in heavy:
+                ch.heavy = True
+
+
+Strokes = tuple[float, float]  # mean stroke width, stem width (em)
+StrokeCache = dict[tuple[str, int, str], Strokes | None]  # (font name, font handle, glyph) -> its strokes
+
+
+def _measurer(cache: StrokeCache, names: dict[int, str]) -> Callable[[int, str], Strokes | None]:
+    """Glyph strokes read once per font and glyph: a font keeps its handle from page to page, and the name
+    with the handle tells a font apart from one loaded later at a freed handle."""
+
+    def measure(face: int, text: str) -> Strokes | None:
+        key = (names[face], face, text)
+        if key not in cache:
+            cache[key] = _strokes(_outline(face, text))
+        return cache[key]
+
+    return measure
 
 
 Outline = list[list[tuple[float, float]]]
-Strokes = tuple[float, float]  # mean stroke width, stem width (em)
 
 
 def _outline(font: int, text: str) -> Outline:
