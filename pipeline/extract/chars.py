@@ -9,16 +9,16 @@ import ctypes
 import functools
 import math
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from pypdfium2 import PdfDocument, PdfiumError, PdfPage, PdfTextPage
 
 from pipeline.errors import ExtractionError
+from pipeline.extract import addresses as pdfium
 from pipeline.extract.frame import Frame
 from pipeline.extract.graphics import Rule, read_rules
 from pipeline.extract.weight import StrokeCache, font_is_bold, font_is_italic, mark_heavy
@@ -66,15 +66,15 @@ class PageContent:
         return [r for r in self.rules if r.horizontal]
 
 
-def open_pdf(path: Path) -> pdfium.PdfDocument:
+def open_pdf(path: Path) -> PdfDocument:
     try:
-        return pdfium.PdfDocument(str(path))
-    except (pdfium.PdfiumError, OSError) as exc:
+        return PdfDocument(str(path))
+    except (PdfiumError, OSError) as exc:
         raise ExtractionError(f"{path}: cannot be parsed as a PDF ({exc})") from None
 
 
 @contextmanager
-def open_page(doc: pdfium.PdfDocument, index: int) -> Iterator[tuple[pdfium.PdfPage, pdfium.PdfTextPage]]:
+def open_page(doc: PdfDocument, index: int) -> Iterator[tuple[PdfPage, PdfTextPage]]:
     """A page and its text layer, opened once for every read below and closed after."""
     page = doc[index]
     textpage = page.get_textpage()
@@ -85,12 +85,12 @@ def open_page(doc: pdfium.PdfDocument, index: int) -> Iterator[tuple[pdfium.PdfP
         page.close()
 
 
-def page_text(textpage: pdfium.PdfTextPage) -> str:
+def page_text(textpage: PdfTextPage) -> str:
     """The page's plain text (cheap): enough to screen pages for table captions."""
     return str(textpage.get_text_range())
 
 
-def mostly_sideways(textpage: pdfium.PdfTextPage, samples: int = 40) -> bool:
+def mostly_sideways(textpage: PdfTextPage, samples: int = 40) -> bool:
     """Whether most of the page's text runs sideways (cheap: a sample of glyph angles), so that a caption
     there may not start a line of the plain text."""
     count = pdfium_c.FPDFText_CountChars(textpage.raw)
@@ -101,7 +101,7 @@ def mostly_sideways(textpage: pdfium.PdfTextPage, samples: int = 40) -> bool:
     return sideways * 2 > len(picks)
 
 
-def read_graphics(page: pdfium.PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
+def read_graphics(page: PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
     """The page's size, rules and filled boxes (cheap: no text); ``number`` is 1-based."""
     frame = Frame.of(page)
     content = PageContent(number, *frame.size)
@@ -109,15 +109,13 @@ def read_graphics(page: pdfium.PdfPage, number: int, rule_thickness: float, min_
     return content
 
 
-def read_chars(
-    page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, content: PageContent, strokes: StrokeCache | None = None
-) -> None:
+def read_chars(page: PdfPage, textpage: PdfTextPage, content: PageContent, strokes: StrokeCache | None = None) -> None:
     """Fill ``content.chars`` with the page's glyphs; ``strokes`` carries font measures from page to page."""
     content.chars = list(_read_chars(textpage, Frame.of(page)))
     mark_heavy(content.chars, strokes)
 
 
-def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
+def _read_chars(textpage: PdfTextPage, frame: Frame) -> Iterator[Char]:
     raw = textpage.raw
     ox, oy = ctypes.c_double(), ctypes.c_double()
     loose = pdfium_c.FS_RECTF()
@@ -127,9 +125,9 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
     count = len(codes)
     page_w, page_h = frame.size
     fx, fy, height, upright_page = frame.left, frame.bottom, frame.height, frame.rotation == 0
-    handle = ctypes.cast(raw, ctypes.c_void_p).value
+    handle = pdfium.address(raw)
     at_loose, at_x, at_y = ctypes.addressof(loose), ctypes.addressof(ox), ctypes.addressof(oy)
-    loose_box, origin, text_object = _loose_box, _char_origin, _text_object
+    loose_box, origin, text_object = pdfium.loose_char_box, pdfium.char_origin, pdfium.text_object
     for i, code in enumerate(codes):
         if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000 or code > 0x10FFFF:
             continue  # (a low surrogate was read with its high half)
@@ -144,7 +142,7 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
         key = text_object(handle, i) or 0
         style = styles.get(key) if key else None
         if style is None:  # glyphs of one text object share font, size and direction: read them once
-            style = _read_style(raw, i, key, frame)
+            style = _read_style(handle, i, key, frame)
             if key:
                 styles[key] = style
         font, size, turn, face, shown = style
@@ -187,12 +185,12 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
 _Style = tuple[str, float, int, int, bool]  # font name, size, turn, font handle, shown
 
 
-def _read_style(raw: object, i: int, key: int, frame: Frame) -> _Style:
+def _read_style(textpage: int, i: int, key: int, frame: Frame) -> _Style:
     matrix = pdfium_c.FS_MATRIX()
-    pdfium_c.FPDFText_GetMatrix(raw, i, matrix)
-    size = pdfium_c.FPDFText_GetFontSize(raw, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+    pdfium.char_matrix(textpage, i, ctypes.addressof(matrix))
+    size = pdfium.font_size(textpage, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
     buf = ctypes.create_string_buffer(256)
-    n = pdfium_c.FPDFText_GetFontInfo(raw, i, buf, len(buf), ctypes.c_int())
+    n = pdfium.font_info(textpage, i, ctypes.addressof(buf), len(buf), None)
     font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
     face = _font_of(key) if key else 0
     return (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
@@ -228,46 +226,35 @@ def _glyph_text(code: int) -> str | None:
 UNKNOWN = "\ufffd"  # a printed glyph whose text the PDF does not give
 
 
-def _by_address(function: object, restype: type | None, *argtypes: type) -> Callable[..., Any]:
-    """A pdfium function taking handles and out-parameters as plain addresses: the binding's pointer types
-    cost a conversion per call, three calls per glyph."""
-    return ctypes.CFUNCTYPE(restype, *argtypes)(ctypes.cast(function, ctypes.c_void_p).value)
-
-
-_VOIDP, _INT = ctypes.c_void_p, ctypes.c_int
-_text_object = _by_address(pdfium_c.FPDFText_GetTextObject, _VOIDP, _VOIDP, _INT)
-_loose_box = _by_address(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VOIDP, _INT, _VOIDP)
-_char_origin = _by_address(pdfium_c.FPDFText_GetCharOrigin, _INT, _VOIDP, _INT, _VOIDP, _VOIDP)
-
-
 def _shown(text_object: int) -> bool:
     """Whether a text object prints: not invisible (render mode 3) and not clipped away (an embedded page
     carries its own copy of the text outside the clip that shows only its figure)."""
-    obj = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
-    if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+    if pdfium.text_render_mode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
         return False
-    clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+    clip = pdfium.clip_path(text_object)
     if not clip:
         return True
     xs, ys = [], []
-    px, py = ctypes.c_float(), ctypes.c_float()
-    for p in range(pdfium_c.FPDFClipPath_CountPaths(clip)):
-        for k in range(pdfium_c.FPDFClipPath_CountPathSegments(clip, p)):
-            pdfium_c.FPDFPathSegment_GetPoint(pdfium_c.FPDFClipPath_GetPathSegment(clip, p, k), px, py)
-            xs.append(px.value)
-            ys.append(py.value)
+    xy = (ctypes.c_float * 2)()
+    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
+    for p in range(pdfium.clip_count_paths(clip)):
+        for k in range(pdfium.clip_count_segments(clip, p)):
+            pdfium.segment_point(pdfium.clip_segment(clip, p, k), at_x, at_y)
+            xs.append(xy[0])
+            ys.append(xy[1])
     if not xs:
         return True
-    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-    if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+    box = (ctypes.c_float * 4)()
+    at = ctypes.addressof(box)
+    if not pdfium.object_bounds(text_object, *(at + k * ctypes.sizeof(ctypes.c_float) for k in range(4))):
         return True
-    cx, cy = (left.value + right.value) / 2, (bottom.value + top.value) / 2
+    left, bottom, right, top = box
+    cx, cy = (left + right) / 2, (bottom + top) / 2
     return min(xs) - 1 <= cx <= max(xs) + 1 and min(ys) - 1 <= cy <= max(ys) + 1
 
 
 def _font_of(text_object: int) -> int:
-    obj = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
-    return ctypes.cast(pdfium_c.FPDFTextObj_GetFont(obj), ctypes.c_void_p).value or 0
+    return pdfium.text_font(text_object) or 0
 
 
 def _unmapped_glyph(raw: object, i: int) -> str:
