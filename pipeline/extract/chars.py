@@ -6,7 +6,6 @@ Coordinates are converted to pdfplumber's convention: points, origin at the top-
 from __future__ import annotations
 
 import ctypes
-import functools
 import math
 import unicodedata
 from collections.abc import Iterator
@@ -122,21 +121,16 @@ def _read_chars(textpage: PdfTextPage, frame: Frame) -> Iterator[Char]:
     styles: dict[int, _Style] = {}
     previous: Char | None = None
     codes = _unicode_codes(raw)
-    count = len(codes)
     page_w, page_h = frame.size
     fx, fy, height, upright_page = frame.left, frame.bottom, frame.height, frame.rotation == 0
     handle = pdfium.address(raw)
     at_loose, at_x, at_y = ctypes.addressof(loose), ctypes.addressof(ox), ctypes.addressof(oy)
     loose_box, origin, text_object = pdfium.loose_char_box, pdfium.char_origin, pdfium.text_object
+    known = _TEXT_OF
     for i, code in enumerate(codes):
-        if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000 or code > 0x10FFFF:
-            continue  # (a low surrogate was read with its high half)
-        if 0xD800 <= code < 0xDC00:
-            low = codes[i + 1] if i + 1 < count else 0
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) if 0xDC00 <= low < 0xE000 else 0xFFFD
-        text = _glyph_text(code)
+        text = known.get(code)
         if text is None:
-            text = _unmapped_glyph(raw, i)  # a glyph the font gives no unicode for
+            text = _glyph_text(raw, codes, i)
         if not text:
             continue
         key = text_object(handle, i) or 0
@@ -210,10 +204,27 @@ def _unicode_codes(raw: object) -> list[int]:
     return [unicode_of(raw, i) if code == 0xFFFE else code for i, code in enumerate(codes)]
 
 
-@functools.cache
-def _glyph_text(code: int) -> str | None:
-    """The text of a glyph's code point: "" for one that prints nothing (spaces, format marks), None for a
-    control code (a glyph the font maps to no unicode)."""
+_TEXT_OF: dict[int, str] = {}  # code point -> the text its glyph prints ("" for none), where the code says it
+
+
+def _glyph_text(raw: object, codes: list[int], i: int) -> str:
+    """The text of glyph ``i``: "" for one that prints nothing (spaces, format marks, the low half of a
+    surrogate pair, read with its high half); a control code is a glyph the font gives no unicode for."""
+    code = codes[i]
+    if 0xD800 <= code < 0xDC00:
+        low = codes[i + 1] if i + 1 < len(codes) else 0
+        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) if 0xDC00 <= low < 0xE000 else 0xFFFD
+        return _code_text(code) or ""
+    text = _code_text(code)
+    if text is None:
+        return _unmapped_glyph(raw, i)
+    _TEXT_OF[code] = text
+    return text
+
+
+def _code_text(code: int) -> str | None:
+    if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000 or code > 0x10FFFF:
+        return ""
     text = chr(code)
     if text.isspace():
         return ""
