@@ -50,6 +50,10 @@ stroke_width = by_address(pdfium_c.FPDFPageObj_GetStrokeWidth)
 clip_path = by_address(pdfium_c.FPDFPageObj_GetClipPath)
 text_render_mode = by_address(pdfium_c.FPDFTextObj_GetTextRenderMode)
 text_font = by_address(pdfium_c.FPDFTextObj_GetFont)
+# fonts
+glyph_path = by_address(pdfium_c.FPDFFont_GetGlyphPath)
+glyph_path_count = by_address(pdfium_c.FPDFGlyphPath_CountGlyphSegments)
+glyph_path_segment = by_address(pdfium_c.FPDFGlyphPath_GetGlyphPathSegment)
 # paths
 draw_mode = by_address(pdfium_c.FPDFPath_GetDrawMode)
 count_segments = by_address(pdfium_c.FPDFPath_CountSegments)

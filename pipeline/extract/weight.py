@@ -9,6 +9,7 @@ font is compared with the page's main font on the same few letters and digits.
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import re
 from collections import Counter
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING
 
 import pypdfium2.raw as pdfium_c
 
+from pipeline.extract import addresses as pdfium
+
 if TYPE_CHECKING:  # chars.py calls in here while reading a page
     from pipeline.extract.chars import Char
 
@@ -26,10 +29,12 @@ _BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi(?:um)?\b|-medi|\.b\b|,b
 _ITALIC = re.compile(r"italic|oblique|-it\b|ital|cmti|cmmi|cmsl|slant", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)  # asked per glyph; a document has a few dozen font names
 def font_is_bold(font: str) -> bool:
     return bool(_BOLD.search(font.split("+", 1)[-1]))
 
 
+@functools.lru_cache(maxsize=4096)
 def font_is_italic(font: str) -> bool:
     return bool(_ITALIC.search(font.split("+", 1)[-1]))
 
@@ -92,18 +97,18 @@ Outline = list[list[tuple[float, float]]]
 
 
 def _outline(font: int, text: str) -> Outline:
-    handle = ctypes.cast(ctypes.c_void_p(font), pdfium_c.FPDF_FONT)
-    path = pdfium_c.FPDFFont_GetGlyphPath(handle, ord(text[0]), ctypes.c_float(1.0))
+    path = pdfium.glyph_path(font, ord(text[0]), 1.0)
     if not path:
         return []
-    x, y = ctypes.c_float(), ctypes.c_float()
+    xy = (ctypes.c_float * 2)()
+    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
     contours: Outline = []
-    for i in range(pdfium_c.FPDFGlyphPath_CountGlyphSegments(path)):
-        segment = pdfium_c.FPDFGlyphPath_GetGlyphPathSegment(path, i)
-        pdfium_c.FPDFPathSegment_GetPoint(segment, x, y)
-        if pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO or not contours:
+    for i in range(pdfium.glyph_path_count(path)):
+        segment = pdfium.glyph_path_segment(path, i)
+        pdfium.segment_point(segment, at_x, at_y)
+        if pdfium.segment_type(segment) == pdfium_c.FPDF_SEGMENT_MOVETO or not contours:
             contours.append([])
-        contours[-1].append((x.value, y.value))
+        contours[-1].append((xy[0], xy[1]))
     return [points for points in contours if len(points) > 2]
 
 
