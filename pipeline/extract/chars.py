@@ -13,13 +13,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from pypdfium2 import PdfDocument, PdfiumError, PdfPage, PdfTextPage
 
 from pipeline.errors import ExtractionError
+from pipeline.extract import addresses as pdfium
 from pipeline.extract.frame import Frame
 from pipeline.extract.graphics import Rule, read_rules
-from pipeline.extract.weight import font_is_bold, font_is_italic, mark_heavy
+from pipeline.extract.weight import StrokeCache, font_is_bold, font_is_italic, mark_heavy
 from pipeline.numbers import decode_glyph
 
 
@@ -64,15 +65,15 @@ class PageContent:
         return [r for r in self.rules if r.horizontal]
 
 
-def open_pdf(path: Path) -> pdfium.PdfDocument:
+def open_pdf(path: Path) -> PdfDocument:
     try:
-        return pdfium.PdfDocument(str(path))
-    except (pdfium.PdfiumError, OSError) as exc:
+        return PdfDocument(str(path))
+    except (PdfiumError, OSError) as exc:
         raise ExtractionError(f"{path}: cannot be parsed as a PDF ({exc})") from None
 
 
 @contextmanager
-def open_page(doc: pdfium.PdfDocument, index: int) -> Iterator[tuple[pdfium.PdfPage, pdfium.PdfTextPage]]:
+def open_page(doc: PdfDocument, index: int) -> Iterator[tuple[PdfPage, PdfTextPage]]:
     """A page and its text layer, opened once for every read below and closed after."""
     page = doc[index]
     textpage = page.get_textpage()
@@ -83,12 +84,12 @@ def open_page(doc: pdfium.PdfDocument, index: int) -> Iterator[tuple[pdfium.PdfP
         page.close()
 
 
-def page_text(textpage: pdfium.PdfTextPage) -> str:
+def page_text(textpage: PdfTextPage) -> str:
     """The page's plain text (cheap): enough to screen pages for table captions."""
     return str(textpage.get_text_range())
 
 
-def mostly_sideways(textpage: pdfium.PdfTextPage, samples: int = 40) -> bool:
+def mostly_sideways(textpage: PdfTextPage, samples: int = 40) -> bool:
     """Whether most of the page's text runs sideways (cheap: a sample of glyph angles), so that a caption
     there may not start a line of the plain text."""
     count = pdfium_c.FPDFText_CountChars(textpage.raw)
@@ -99,7 +100,7 @@ def mostly_sideways(textpage: pdfium.PdfTextPage, samples: int = 40) -> bool:
     return sideways * 2 > len(picks)
 
 
-def read_graphics(page: pdfium.PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
+def read_graphics(page: PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
     """The page's size, rules and filled boxes (cheap: no text); ``number`` is 1-based."""
     frame = Frame.of(page)
     content = PageContent(number, *frame.size)
@@ -107,82 +108,67 @@ def read_graphics(page: pdfium.PdfPage, number: int, rule_thickness: float, min_
     return content
 
 
-def read_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, content: PageContent) -> None:
-    """Fill ``content.chars`` with the page's glyphs."""
+def read_chars(page: PdfPage, textpage: PdfTextPage, content: PageContent, strokes: StrokeCache | None = None) -> None:
+    """Fill ``content.chars`` with the page's glyphs; ``strokes`` carries font measures from page to page."""
     content.chars = list(_read_chars(textpage, Frame.of(page)))
-    mark_heavy(content.chars)
+    mark_heavy(content.chars, strokes)
 
 
-def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
+def _read_chars(textpage: PdfTextPage, frame: Frame) -> Iterator[Char]:
     raw = textpage.raw
     ox, oy = ctypes.c_double(), ctypes.c_double()
     loose = pdfium_c.FS_RECTF()
-    matrix = pdfium_c.FS_MATRIX()
-    buf = ctypes.create_string_buffer(256)
-    flags = ctypes.c_int()
-    styles: dict[int, tuple[str, float, int, int, bool]] = {}
+    styles: dict[int, _Style] = {}
     previous: Char | None = None
-    count = pdfium_c.FPDFText_CountChars(raw)
+    codes = _unicode_codes(raw)
     page_w, page_h = frame.size
-    unicode_of, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
-    origin = pdfium_c.FPDFText_GetCharOrigin
-    for i in range(count):
-        code = unicode_of(raw, i)  # per glyph: the bulk text call drops glyphs without unicode
-        if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000 or code > 0x10FFFF:
-            continue  # (a low surrogate was read with its high half)
-        if 0xD800 <= code < 0xDC00:
-            low = pdfium_c.FPDFText_GetUnicode(raw, i + 1) if i + 1 < count else 0
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) if 0xDC00 <= low < 0xE000 else 0xFFFD
-        text = chr(code)
-        if text.isspace():
+    fx, fy, height, upright_page = frame.left, frame.bottom, frame.height, frame.rotation == 0
+    handle = pdfium.address(raw)
+    at_loose, at_x, at_y = ctypes.addressof(loose), ctypes.addressof(ox), ctypes.addressof(oy)
+    loose_box, origin, text_object = pdfium.loose_char_box, pdfium.char_origin, pdfium.text_object
+    known = _TEXT_OF
+    for i, code in enumerate(codes):
+        text = known.get(code)
+        if text is None:
+            text = _glyph_text(raw, codes, i)
+        if not text:
             continue
-        kind = unicodedata.category(text)
-        if kind == "Cc":
-            text = _unmapped_glyph(raw, i)  # a glyph the font gives no unicode for
-            if not text:
-                continue
-        elif kind == "Cf":
-            continue
-        loose_box(raw, i, loose)
-        origin(raw, i, ox, oy)
-        key = _text_object(raw, i) or 0
+        key = text_object(handle, i) or 0
         style = styles.get(key) if key else None
         if style is None:  # glyphs of one text object share font, size and direction: read them once
-            pdfium_c.FPDFText_GetMatrix(raw, i, matrix)
-            size = pdfium_c.FPDFText_GetFontSize(raw, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
-            n = pdfium_c.FPDFText_GetFontInfo(raw, i, buf, len(buf), flags)
-            font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
-            face = _font_of(key) if key else 0
-            style = (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
+            style = _read_style(handle, i, key, frame)
             if key:
                 styles[key] = style
         font, size, turn, face, shown = style
         if not shown:
             continue
-        if frame.rotation == 0:  # the common case, without the general transform
-            x0, x1 = loose.left - frame.left, loose.right - frame.left
-            top, bottom = frame.height - (loose.top - frame.bottom), frame.height - (loose.bottom - frame.bottom)
-            baseline = frame.height - (oy.value - frame.bottom)
-            origin_x = ox.value - frame.left if turn else 0.0
+        loose_box(handle, i, at_loose)
+        origin(handle, i, at_x, at_y)
+        if upright_page:  # the common case, without the general transform
+            x0, x1 = loose.left - fx, loose.right - fx
+            top, bottom = height - (loose.top - fy), height - (loose.bottom - fy)
+            baseline = height - (oy.value - fy)
+            origin_x = ox.value - fx if turn else 0.0
         else:
             x0, top, x1, bottom = frame.box(loose.left, loose.bottom, loose.right, loose.top)
             origin_x, baseline = frame.point(ox.value, oy.value)
         if x1 < 0 or top > page_h or bottom < 0 or x0 > page_w:
             continue  # drawn off the page: nothing a reader sees
+        # the loose box spans the glyph's advance: gaps are true spaces
         ch = Char(
-            text=decode_glyph(text),
-            x0=x0,  # the loose box spans the glyph's advance: gaps are true spaces
-            x1=x1,
-            top=top,
-            bottom=bottom,
-            baseline=baseline,
-            size=size if size > 0.5 else max(loose.top - loose.bottom, 1.0),
-            font=font,
-            upright=turn == 0,
-            turn=turn,
-            origin_x=origin_x,
-            source=key,
-            face=face,
+            text,
+            x0,
+            x1,
+            top,
+            bottom,
+            baseline,
+            size if size > 0.5 else max(loose.top - loose.bottom, 1.0),
+            font,
+            turn == 0,
+            turn,
+            origin_x,
+            key,
+            face,
         )
         if previous is not None and _is_overprint(previous, ch):
             continue  # fake bold: the same glyph drawn again a hair to the side
@@ -190,43 +176,96 @@ def _read_chars(textpage: pdfium.PdfTextPage, frame: Frame) -> Iterator[Char]:
         yield ch
 
 
+_Style = tuple[str, float, int, int, bool]  # font name, size, turn, font handle, shown
+
+
+def _read_style(textpage: int, i: int, key: int, frame: Frame) -> _Style:
+    matrix = pdfium_c.FS_MATRIX()
+    pdfium.char_matrix(textpage, i, ctypes.addressof(matrix))
+    size = pdfium.font_size(textpage, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+    buf = ctypes.create_string_buffer(256)
+    n = pdfium.font_info(textpage, i, ctypes.addressof(buf), len(buf), None)
+    font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
+    face = _font_of(key) if key else 0
+    return (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
+
+
+def _unicode_codes(raw: object) -> list[int]:
+    """Each glyph's code point. One bulk call where it gives one code per glyph (it gives 0xFFFE for a glyph
+    without unicode, read singly; on pages where it drops glyphs, every glyph is read singly)."""
+    count = pdfium_c.FPDFText_CountChars(raw)
+    if count <= 0:
+        return []
+    buffer = (ctypes.c_ushort * (count + 1))()
+    unicode_of = pdfium_c.FPDFText_GetUnicode
+    if pdfium_c.FPDFText_GetText(raw, 0, count, buffer) != count + 1:
+        return [unicode_of(raw, i) for i in range(count)]
+    codes = buffer[:count]
+    return [unicode_of(raw, i) if code == 0xFFFE else code for i, code in enumerate(codes)]
+
+
+_TEXT_OF: dict[int, str] = {}  # code point -> the text its glyph prints ("" for none), where the code says it
+
+
+def _glyph_text(raw: object, codes: list[int], i: int) -> str:
+    """The text of glyph ``i``: "" for one that prints nothing (spaces, format marks, the low half of a
+    surrogate pair, read with its high half); a control code is a glyph the font gives no unicode for."""
+    code = codes[i]
+    if 0xD800 <= code < 0xDC00:
+        low = codes[i + 1] if i + 1 < len(codes) else 0
+        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) if 0xDC00 <= low < 0xE000 else 0xFFFD
+        return _code_text(code) or ""
+    text = _code_text(code)
+    if text is None:
+        return _unmapped_glyph(raw, i)
+    _TEXT_OF[code] = text
+    return text
+
+
+def _code_text(code: int) -> str | None:
+    if code in (0, 0xFFFE, 0xFEFF) or 0xDC00 <= code < 0xE000 or code > 0x10FFFF:
+        return ""
+    text = chr(code)
+    if text.isspace():
+        return ""
+    kind = unicodedata.category(text)
+    if kind == "Cc":
+        return None
+    return "" if kind == "Cf" else decode_glyph(text)
+
+
 UNKNOWN = "\ufffd"  # a printed glyph whose text the PDF does not give
-
-
-# FPDFText_GetTextObject giving the handle as an int: the binding's pointer type costs a cast per glyph
-_text_object = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
-    ctypes.cast(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p).value
-)
 
 
 def _shown(text_object: int) -> bool:
     """Whether a text object prints: not invisible (render mode 3) and not clipped away (an embedded page
     carries its own copy of the text outside the clip that shows only its figure)."""
-    obj = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
-    if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+    if pdfium.text_render_mode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
         return False
-    clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+    clip = pdfium.clip_path(text_object)
     if not clip:
         return True
     xs, ys = [], []
-    px, py = ctypes.c_float(), ctypes.c_float()
-    for p in range(pdfium_c.FPDFClipPath_CountPaths(clip)):
-        for k in range(pdfium_c.FPDFClipPath_CountPathSegments(clip, p)):
-            pdfium_c.FPDFPathSegment_GetPoint(pdfium_c.FPDFClipPath_GetPathSegment(clip, p, k), px, py)
-            xs.append(px.value)
-            ys.append(py.value)
+    xy = (ctypes.c_float * 2)()
+    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
+    for p in range(pdfium.clip_count_paths(clip)):
+        for k in range(pdfium.clip_count_segments(clip, p)):
+            pdfium.segment_point(pdfium.clip_segment(clip, p, k), at_x, at_y)
+            xs.append(xy[0])
+            ys.append(xy[1])
     if not xs:
         return True
-    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-    if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+    box = (ctypes.c_float * 4)()
+    at = ctypes.addressof(box)
+    if not pdfium.object_bounds(text_object, *(at + k * ctypes.sizeof(ctypes.c_float) for k in range(4))):
         return True
-    cx, cy = (left.value + right.value) / 2, (bottom.value + top.value) / 2
+    left, bottom, right, top = box
+    cx, cy = (left + right) / 2, (bottom + top) / 2
     return min(xs) - 1 <= cx <= max(xs) + 1 and min(ys) - 1 <= cy <= max(ys) + 1
 
 
 def _font_of(text_object: int) -> int:
-    obj = ctypes.cast(ctypes.c_void_p(text_object), pdfium_c.FPDF_PAGEOBJECT)
-    return ctypes.cast(pdfium_c.FPDFTextObj_GetFont(obj), ctypes.c_void_p).value or 0
+    return pdfium.text_font(text_object) or 0
 
 
 def _unmapped_glyph(raw: object, i: int) -> str:

@@ -10,13 +10,13 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from pipeline.extract.assemble import to_table
-from pipeline.extract.captions import Caption, bare_caption_label, find_captions, is_figure_caption
+from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
-from pipeline.extract.margins import trim_running_matter
 from pipeline.extract.outlines import outline_region
+from pipeline.extract.pages import DocumentPages, Page
 from pipeline.extract.panels import split_panels
 from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
@@ -24,6 +24,7 @@ from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
 from pipeline.extract.turned import to_page_frame, turn_page
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
+from pipeline.extract.weight import StrokeCache
 from pipeline.extract.whitespace import find_whitespace_regions
 from pipeline.model import Table, TablesFile
 from pipeline.numbers import is_numeric
@@ -49,15 +50,11 @@ def extract_tables(
     doc = open_pdf(pdf_path)
     try:
         total = len(doc)
-        layouts = [layout for i in range(min(total, settings.max_pages)) if (layout := _read(doc, i, settings))]
+        strokes: StrokeCache = {}
+        pages = DocumentPages(lambda i: _read(doc, i, settings, strokes), min(total, settings.max_pages))
+        tables = find_tables(pages, str(source["sha256"]), settings)
     finally:
         doc.close()
-    tables: list[Table] = []
-    for layout, regions in find_regions(layouts, settings):
-        for region in (panel for found in regions for panel in split_panels(found)):
-            table = table_from_region(layout, region, len(tables), str(source["sha256"]), settings)
-            if table is not None:
-                tables.append(table)
     tables = merge_continuations(tables)
     if any(t.label for t in tables):  # where tables have captions, one without is likely a formula or a plot
         tables = [t for t in tables if t.label is not None or _table_like(t)]
@@ -86,7 +83,7 @@ def renumber(tables: list[Table]) -> list[Table]:
     return tables
 
 
-def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> PageLayout | None:
+def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings, strokes: StrokeCache) -> PageLayout | None:
     """A page worth a full read: one with a line that starts a table caption, or (looking for
     uncaptioned tables) one whose rules or shading could draw a table."""
     with open_page(doc, index) as (page, textpage):
@@ -96,34 +93,47 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
         drawn = may_hold_ruled_table(content) or _numeric_lines(lines) >= 3
         if not (named or (settings.find_uncaptioned and drawn)):
             return None
-        read_chars(page, textpage, content)
+        read_chars(page, textpage, content, strokes)
     return arrange_page(turn_page(content), settings)
 
 
-def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> list[tuple[PageLayout, list[Region]]]:
-    """Each page's table regions, top to bottom; caption sides are settled over the whole document, and
-    ruled tables without a caption are added where no captioned table lies."""
-    trim_running_matter(layouts)
-    found = [
-        (layout, caption)
-        for layout in layouts
-        for caption in find_captions(layout.column_lines, layout.hrules, layout.body_size)
-    ]
-    scores = [side_scores(layout, caption) for layout, caption in found]
-    preferred = choose_sides([(layout.number, *score) for (layout, _), score in zip(found, scores, strict=True)])
-    by_page: dict[int, list[Region]] = {layout.number: [] for layout in layouts}
-    for layout in layouts:
-        mine = [k for k, (page, _) in enumerate(found) if page is layout]
-        options = [_options(layout, found[k][1], scores[k], settings) for k in mine]
-        chosen = settle_page(options, [preferred[k] for k in mine], [scores[k] for k in mine])
-        drawn = [outline_region(layout, found[k][1]) for k, region in zip(mine, chosen, strict=True) if region is None]
-        by_page[layout.number] += [region for region in [*chosen, *drawn] if region is not None]
+def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) -> list[Table]:
+    """Every table of the document, page by page; caption sides are settled over the whole document first."""
+    scores = {i: _caption_scores(pages.get(i)) for i in pages.captioned}
+    numbered = [(i + 1, *score) for i in pages.indexes for score in scores.get(i, [])]
+    preferred = iter(choose_sides(numbered))
+    tables: list[Table] = []
+    for i in pages.indexes:
+        page = pages.get(i)
+        mine = scores.get(i, [])
+        for region in page_regions(page, mine, [next(preferred) for _ in mine], settings):
+            for panel in split_panels(region):
+                table = table_from_region(page.layout, panel, len(tables), sha, settings)
+                if table is not None:
+                    tables.append(table)
+        pages.release(i)
+    return tables
+
+
+def _caption_scores(page: Page) -> list[tuple[float, float]]:
+    return [side_scores(page.layout, caption) for caption in page.captions]
+
+
+def page_regions(
+    page: Page, scores: list[tuple[float, float]], preferred: list[bool | None], settings: ExtractionSettings
+) -> list[Region]:
+    """A page's table regions, top to bottom: one per caption where its sides allow, and (when looking for
+    them) ruled and whitespace tables without a caption where no captioned table lies."""
+    layout = page.layout
+    options = [_options(layout, caption, score, settings) for caption, score in zip(page.captions, scores, strict=True)]
+    chosen = settle_page(options, preferred, scores)
+    drawn = [outline_region(layout, c) for c, region in zip(page.captions, chosen, strict=True) if region is None]
+    regions = [region for region in [*chosen, *drawn] if region is not None]
     if settings.find_uncaptioned:
-        for layout in layouts:
-            by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
-            by_page[layout.number] += find_whitespace_regions(layout, by_page[layout.number])
-            by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or _free_standing(r, layout)]
-    return [(layout, sorted(_distinct(by_page[layout.number]), key=lambda r: (r.top, r.x0))) for layout in layouts]
+        regions += find_ruled_regions(layout, regions)
+        regions += find_whitespace_regions(layout, regions)
+        regions = [r for r in regions if r.caption or _free_standing(r, layout)]
+    return sorted(_distinct(regions), key=lambda r: (r.top, r.x0))
 
 
 def _distinct(regions: list[Region]) -> list[Region]:

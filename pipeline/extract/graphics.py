@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
-import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from pypdfium2 import PdfPage
 
+from pipeline.extract import addresses as pdfium
 from pipeline.extract.frame import Frame
 
 
@@ -40,7 +41,7 @@ class Rule:
 
 
 def read_rules(
-    page: pdfium.PdfPage, frame: Frame, rule_thickness: float, min_rule_length: float
+    page: PdfPage, frame: Frame, rule_thickness: float, min_rule_length: float
 ) -> tuple[list[Rule], list[Rule]]:
     """Thin graphics (rules, joined where drawn in pieces) and larger filled boxes (shading)."""
     rules, fills = [], []
@@ -94,20 +95,16 @@ def _compose(inner: Matrix, outer: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
-    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
-
-
-def _matrix_of(obj: ctypes.c_void_p) -> Matrix:
+def _matrix_of(obj: int) -> Matrix:
     fm = pdfium_c.FS_MATRIX()
-    if not pdfium_c.FPDFPageObj_GetMatrix(obj, fm):
+    if not pdfium.object_matrix(obj, ctypes.addressof(fm)):
         return _IDENTITY
     return (fm.a, fm.b, fm.c, fm.d, fm.e, fm.f)
 
 
-def _read_boxes(page: pdfium.PdfPage, frame: Frame) -> Iterator[tuple[float, float, float, float]]:
+def _read_boxes(page: PdfPage, frame: Frame) -> Iterator[tuple[float, float, float, float]]:
     """Axis-aligned boxes of the visible path pieces (lines and rectangles), in top-left coordinates."""
-    for (x0, y0, x1, y1), width in _path_pieces(page.raw, None, _IDENTITY, 0):
+    for (x0, y0, x1, y1), width in _path_pieces(pdfium.address(page.raw), None, _IDENTITY, 0):
         pad = width / 2
         if abs(x1 - x0) < 0.01:  # vertical stroke
             x0, x1 = x0 - pad, x1 + pad
@@ -119,48 +116,53 @@ def _read_boxes(page: pdfium.PdfPage, frame: Frame) -> Iterator[tuple[float, flo
 Piece = tuple[tuple[float, float, float, float], float]
 
 
-def _path_pieces(page_raw: object, form: object, outer: Matrix, depth: int) -> Iterator[Piece]:
-    count = pdfium_c.FPDFFormObj_CountObjects(form) if form else pdfium_c.FPDFPage_CountObjects(page_raw)
+def _path_pieces(page: int, form: int | None, outer: Matrix, depth: int) -> Iterator[Piece]:
+    count = pdfium.form_count_objects(form) if form else pdfium.count_objects(page)
     for i in range(count):
-        obj = pdfium_c.FPDFFormObj_GetObject(form, i) if form else pdfium_c.FPDFPage_GetObject(page_raw, i)
-        kind = pdfium_c.FPDFPageObj_GetType(obj)
+        obj = pdfium.form_get_object(form, i) if form else pdfium.get_object(page, i)
+        kind = pdfium.object_type(obj)
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 8:
-            yield from _path_pieces(page_raw, obj, _compose(_matrix_of(obj), outer), depth + 1)
+            yield from _path_pieces(page, obj, _compose(_matrix_of(obj), outer), depth + 1)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
             yield from _pieces_of_path(obj, outer)
 
 
-def _visible(obj: object, fill: bool) -> bool:
-    r, g, b, a = (ctypes.c_uint() for _ in range(4))
-    getter = pdfium_c.FPDFPageObj_GetFillColor if fill else pdfium_c.FPDFPageObj_GetStrokeColor
-    if not getter(obj, r, g, b, a):
+def _visible(obj: int, fill: bool) -> bool:
+    rgba = (ctypes.c_uint * 4)()
+    getter = pdfium.fill_color if fill else pdfium.stroke_color
+    if not getter(obj, *(ctypes.addressof(rgba) + k * ctypes.sizeof(ctypes.c_uint) for k in range(4))):
         return True
-    return a.value > 0 and min(r.value, g.value, b.value) < 250
+    r, g, b, a = rgba
+    return a > 0 and min(r, g, b) < 250
 
 
-def _pieces_of_path(obj: object, outer: Matrix) -> Iterator[Piece]:
-    fillmode, stroke = ctypes.c_int(), ctypes.c_int()
-    pdfium_c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
-    filled = fillmode.value != 0 and _visible(obj, True)
-    stroked = bool(stroke.value) and _visible(obj, False)
+def _pieces_of_path(obj: int, outer: Matrix) -> Iterator[Piece]:
+    modes = (ctypes.c_int * 2)()
+    pdfium.draw_mode(obj, ctypes.addressof(modes), ctypes.addressof(modes) + ctypes.sizeof(ctypes.c_int))
+    filled = modes[0] != 0 and _visible(obj, True)
+    stroked = bool(modes[1]) and _visible(obj, False)
     if not (filled or stroked):
         return
     width = ctypes.c_float()
-    line_width = width.value if stroked and pdfium_c.FPDFPageObj_GetStrokeWidth(obj, width) else 0.0
-    m = _compose(_matrix_of(obj), outer)
-    px, py = ctypes.c_float(), ctypes.c_float()
+    line_width = width.value if stroked and pdfium.stroke_width(obj, ctypes.addressof(width)) else 0.0
+    a, b, c, d, e, f = _compose(_matrix_of(obj), outer)
+    xy = (ctypes.c_float * 2)()
+    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
+    segment, point_of = pdfium.path_segment, pdfium.segment_point
+    type_of, closes = pdfium.segment_type, pdfium.segment_close
+    moveto = pdfium_c.FPDF_SEGMENT_MOVETO
     subpath: list[tuple[float, float]] = []
-    for k in range(pdfium_c.FPDFPath_CountSegments(obj)):
-        seg = pdfium_c.FPDFPath_GetPathSegment(obj, k)
-        pdfium_c.FPDFPathSegment_GetPoint(seg, px, py)
-        kind = pdfium_c.FPDFPathSegment_GetType(seg)
-        point = _apply(m, px.value, py.value)
-        if kind == pdfium_c.FPDF_SEGMENT_MOVETO:
+    for k in range(pdfium.count_segments(obj)):
+        seg = segment(obj, k)
+        point_of(seg, at_x, at_y)
+        x, y = xy
+        point = (a * x + c * y + e, b * x + d * y + f)
+        if type_of(seg) == moveto:
             yield from _subpath_pieces(subpath, filled, stroked, line_width)
             subpath = [point]
         else:
             subpath.append(point)
-            if pdfium_c.FPDFPathSegment_GetClose(seg) and subpath[0] != point:
+            if closes(seg) and subpath[0] != point:
                 subpath.append(subpath[0])
     yield from _subpath_pieces(subpath, filled, stroked, line_width)
 

@@ -65,7 +65,9 @@ def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayo
     upright = [w for w in words if w.upright]
     lines = group_lines(upright)
     gutters = find_gutters(lines, content.width)
-    sizes = Counter(round(w.size, 1) for w in upright for _ in w.chars)
+    sizes: Counter[float] = Counter()
+    for w in upright:  # glyphs counted per word: one rounding per word
+        sizes[round(w.size, 1)] += len(w.chars)
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
     long_lines = [ln for ln in lines if ln.x1 - ln.x0 > 0.2 * content.width] or lines
     text_x0 = min((ln.x0 for ln in long_lines), default=0.0)

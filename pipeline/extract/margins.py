@@ -73,18 +73,20 @@ def _edge_lines(layout: PageLayout, reach: float) -> list[Line]:
     ]
 
 
-def trim_running_matter(layouts: Sequence[PageLayout], reach: float = 0.12) -> None:
-    """Narrow each page's body band past its running heads and feet: edge lines whose text (numbers aside)
-    recurs on at least two other pages."""
-    seen: Counter[str] = Counter()
-    for layout in layouts:
-        seen.update({running_text(ln) for ln in _edge_lines(layout, reach)})
-    for layout in layouts:
-        middle = layout.content.height / 2
-        for ln in _edge_lines(layout, reach):
-            if seen[running_text(ln)] < 3 or len(ln.text) < 6:
-                continue
-            if ln.top > middle:
-                layout.body_bottom = min(layout.body_bottom, ln.top - 1)
-            else:
-                layout.body_top = max(layout.body_top, ln.bottom + 1)
+def running_texts(layout: PageLayout, reach: float = 0.12) -> set[str]:
+    """What the page prints at its top and bottom edges, numbers blanked: counted over the document's pages
+    to tell running heads and feet (see ``trim_running_matter``)."""
+    return {running_text(ln) for ln in _edge_lines(layout, reach)}
+
+
+def trim_running_matter(layout: PageLayout, seen: Counter[str], reach: float = 0.12) -> None:
+    """Narrow the page's body band past its running heads and feet: edge lines whose text (numbers aside)
+    recurs on at least two other pages (``seen``: ``running_texts`` counted over the document's pages)."""
+    middle = layout.content.height / 2
+    for ln in _edge_lines(layout, reach):
+        if seen[running_text(ln)] < 3 or len(ln.text) < 6:
+            continue
+        if ln.top > middle:
+            layout.body_bottom = min(layout.body_bottom, ln.top - 1)
+        else:
+            layout.body_top = max(layout.body_top, ln.bottom + 1)

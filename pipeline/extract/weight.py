@@ -9,13 +9,17 @@ font is compared with the page's main font on the same few letters and digits.
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from statistics import median
 from typing import TYPE_CHECKING
 
 import pypdfium2.raw as pdfium_c
+
+from pipeline.extract import addresses as pdfium
 
 if TYPE_CHECKING:  # chars.py calls in here while reading a page
     from pipeline.extract.chars import Char
@@ -25,10 +29,12 @@ _BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi(?:um)?\b|-medi|\.b\b|,b
 _ITALIC = re.compile(r"italic|oblique|-it\b|ital|cmti|cmmi|cmsl|slant", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)  # asked per glyph; a document has a few dozen font names
 def font_is_bold(font: str) -> bool:
     return bool(_BOLD.search(font.split("+", 1)[-1]))
 
 
+@functools.lru_cache(maxsize=4096)
 def font_is_italic(font: str) -> bool:
     return bool(_ITALIC.search(font.split("+", 1)[-1]))
 
@@ -37,53 +43,72 @@ HEAVIER = 1.3  # a face this much thicker than the main text's is bold (regular 
 SAMPLE = 5  # distinct glyphs compared per font
 
 
-def mark_heavy(chars: list[Char]) -> None:
+def mark_heavy(chars: list[Char], strokes: StrokeCache | None = None) -> None:
     """Set ``heavy`` on the glyphs of fonts whose strokes are much thicker than those of the page's most
     used font, comparing the same characters in both (call while the page is open: ``Char.face`` is a
-    font handle)."""
-    used = Counter(ch.face for ch in chars if ch.face and ch.text.isalnum())
+    font handle). ``strokes`` keeps glyph measures for the next pages of the document."""
+    glyphs = Counter((ch.face, ch.font, ch.text) for ch in chars)  # one pass over the page's glyphs
+    used: Counter[int] = Counter()
+    for (face, _, text), n in glyphs.items():
+        if face and text.isalnum():
+            used[face] += n
     if len(used) < 2:
         return
     body = used.most_common(1)[0][0]
-    named = {face for face, font in {ch.face: ch.font for ch in chars}.items() if font_is_bold(font)}
+    names = {face: font for face, font, _ in glyphs}
     texts: dict[int, set[str]] = {}
-    for face, text in {(ch.face, ch.text) for ch in chars if ch.face in used and ch.face not in named}:
-        if text.isalnum() and face != body:
+    for face, _, text in glyphs:
+        if face in used and not font_is_bold(names[face]) and text.isalnum() and face != body:
             texts.setdefault(face, set()).add(text)
-    plain: dict[str, Strokes | None] = {}
+    measure = _measurer({} if strokes is None else strokes, names)
     heavy = set()
     for face, faces_texts in texts.items():
         ratios: list[tuple[float, float]] = []
         for text in sorted(faces_texts)[:SAMPLE]:
-            if text not in plain:
-                plain[text] = _strokes(_outline(body, text))
-            mine, theirs = _strokes(_outline(face, text)), plain[text]
+            mine, theirs = measure(face, text), measure(body, text)
             if mine and theirs and min(theirs) > 0:
                 ratios.append((mine[0] / theirs[0], mine[1] / theirs[1]))
         if ratios and min(median(r[0] for r in ratios), median(r[1] for r in ratios)) >= HEAVIER:
             heavy.add(face)
-    for ch in chars:
-        if ch.face in heavy:
-            ch.heavy = True
+    if heavy:
+        for ch in chars:
+            if ch.face in heavy:
+                ch.heavy = True
+
+
+Strokes = tuple[float, float]  # mean stroke width, stem width (em)
+StrokeCache = dict[tuple[str, int, str], Strokes | None]  # (font name, font handle, glyph) -> its strokes
+
+
+def _measurer(cache: StrokeCache, names: dict[int, str]) -> Callable[[int, str], Strokes | None]:
+    """Glyph strokes read once per font and glyph: a font keeps its handle from page to page, and the name
+    with the handle tells a font apart from one loaded later at a freed handle."""
+
+    def measure(face: int, text: str) -> Strokes | None:
+        key = (names[face], face, text)
+        if key not in cache:
+            cache[key] = _strokes(_outline(face, text))
+        return cache[key]
+
+    return measure
 
 
 Outline = list[list[tuple[float, float]]]
-Strokes = tuple[float, float]  # mean stroke width, stem width (em)
 
 
 def _outline(font: int, text: str) -> Outline:
-    handle = ctypes.cast(ctypes.c_void_p(font), pdfium_c.FPDF_FONT)
-    path = pdfium_c.FPDFFont_GetGlyphPath(handle, ord(text[0]), ctypes.c_float(1.0))
+    path = pdfium.glyph_path(font, ord(text[0]), 1.0)
     if not path:
         return []
-    x, y = ctypes.c_float(), ctypes.c_float()
+    xy = (ctypes.c_float * 2)()
+    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
     contours: Outline = []
-    for i in range(pdfium_c.FPDFGlyphPath_CountGlyphSegments(path)):
-        segment = pdfium_c.FPDFGlyphPath_GetGlyphPathSegment(path, i)
-        pdfium_c.FPDFPathSegment_GetPoint(segment, x, y)
-        if pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO or not contours:
+    for i in range(pdfium.glyph_path_count(path)):
+        segment = pdfium.glyph_path_segment(path, i)
+        pdfium.segment_point(segment, at_x, at_y)
+        if pdfium.segment_type(segment) == pdfium_c.FPDF_SEGMENT_MOVETO or not contours:
             contours.append([])
-        contours[-1].append((x.value, y.value))
+        contours[-1].append((xy[0], xy[1]))
     return [points for points in contours if len(points) > 2]
 
 

@@ -92,13 +92,18 @@ def _continues(word: Word, ch: Char, word_gap: float) -> bool:
     if not (word.upright and ch.upright):
         return word.upright == ch.upright and _near(word, ch)
     last = word.chars[-1]
-    em = max(last.size, ch.size)
+    size = ch.size
+    em = max(last.size, size)
     gap = ch.x0 - last.x1
-    raised = ch.size < 0.85 * word.size and ch.bottom < word.baseline - 0.1 * word.size
-    if gap > (0.5 if raised else word_gap) * em or gap < -0.3 * em:  # an exponent or mark joins its number
+    if gap < -0.3 * em:
         return False
-    overlap = min(word.bottom, ch.bottom) - max(word.top, ch.top)
-    return overlap > 0.3 * min(word.bottom - word.top, ch.bottom - ch.top)
+    if gap > word_gap * em or gap > 0.5 * em:  # an exponent or mark joins its number across a wider gap
+        raised = size < 0.85 * word.size and ch.bottom < word.baseline - 0.1 * word.size
+        if gap > (0.5 if raised else word_gap) * em:
+            return False
+    top, bottom = ch.top, ch.bottom
+    overlap = min(word.bottom, bottom) - max(word.top, top)
+    return overlap > 0.3 * min(word.bottom - word.top, bottom - top)
 
 
 def _near(word: Word, ch: Char) -> bool:

@@ -10,6 +10,7 @@ value as a float. Text that is not one number ("ResNet-50", "88.4/88.5", "37B (6
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -82,6 +83,7 @@ class PrintedNumber:
         return fraction.strip("0") != "" and len(self.digits.lstrip("0")) >= 2
 
 
+@functools.lru_cache(maxsize=1 << 14)  # the extractor asks about the same cell texts many times
 def parse_number(text: str) -> PrintedNumber | None:
     """The number a cell prints, or None when the cell is not one plain number (dashes, ranges, words)."""
     cleaned = " ".join(normalise(text).split())

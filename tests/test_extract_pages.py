@@ -1,0 +1,53 @@
+"""Pages held between the passes over a document, and read again past the budget: the same tables either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from papers import feature_papers
+
+import pipeline.extract.pages as pages_module
+from pipeline.extract.chars import open_pdf
+from pipeline.extract.document import _read, extract_tables
+from pipeline.extract.layout import PageLayout
+from pipeline.extract.pages import DocumentPages
+from pipeline.extract.settings import ExtractionSettings
+from pipeline.fixtures import render_paper, write_demo_paper
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("held")
+    specs = feature_papers()
+    out = [write_demo_paper(folder / "demo.pdf")]
+    for name in ("continued", "several_per_page", "captions"):
+        render_paper(specs[name], folder / f"{name}.pdf")
+        out.append(folder / f"{name}.pdf")
+    return out
+
+
+def test_pages_read_again_give_the_tables_of_pages_held(papers: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    held = [extract_tables(pdf).to_dict() for pdf in papers]
+    monkeypatch.setattr(pages_module, "HELD_GLYPHS", 0)  # no page held: every later pass reads its page again
+    again = [extract_tables(pdf).to_dict() for pdf in papers]
+    assert again == held
+    assert any(table["cells"] for found in held for table in found["tables"])
+
+
+def test_pages_past_the_budget_are_read_again(papers: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = ExtractionSettings()
+    doc = open_pdf(papers[1])  # the continued table: two pages with table cues
+    reads: list[int] = []
+
+    def read(i: int) -> PageLayout | None:
+        reads.append(i)
+        return _read(doc, i, settings, {})
+
+    monkeypatch.setattr(pages_module, "HELD_GLYPHS", 0)
+    pages = DocumentPages(read, len(doc))
+    assert len(pages.indexes) >= 2 and reads == list(range(len(doc)))
+    first = pages.get(pages.indexes[0])
+    assert reads[-1] == pages.indexes[0]  # read again, not held
+    assert first.layout.number == pages.indexes[0] + 1 and first.captions
+    doc.close()
