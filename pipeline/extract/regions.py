@@ -13,7 +13,8 @@ from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line
 
 _CONTINUATION_NOTE = re.compile(r"^\W*(?:continued\b|cont'd\b|cont\.).{0,30}$", re.IGNORECASE)
-_NOTE_START = re.compile(r"^(?:Notes?|Abbreviations?|Footnotes?|Source)\s*[:.]")  # the footnotes under a table
+# the footnotes under a table, and the table's own DOI line (eLife, PLOS)
+_NOTE_START = re.compile(r"^(?:(?:Notes?|Abbreviations?|Footnotes?|Source|DOI)\s*[:.]|https?://(?:dx\.)?doi\.org/)")
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Region:
     lines: list[Line] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     panel: str | None = None  # a panel of a multi-panel float: its sub-caption
+    notes: list[str] = field(default_factory=list)  # why its extent is what it is
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:

@@ -21,7 +21,7 @@ from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.spans import settle_row_spans
 from pipeline.extract.straddle import straddling_segments
 from pipeline.extract.words import Word, join_words
-from pipeline.extract.wrapping import join_header_lines, merge_body_lines, numeric_columns
+from pipeline.extract.wrapping import join_header_lines, join_open_brackets, merge_body_lines, numeric_columns
 
 
 @dataclass
@@ -31,6 +31,7 @@ class Grid:
     n_cols: int
     header_rows: int
     group_rows: set[int] = field(default_factory=set)  # rows that name a group of the rows below
+    notes: list[str] = field(default_factory=list)  # why the grid was read the way it was
 
     def text_grid(self) -> list[list[str]]:
         """Each cell's text at its top-left position ('' elsewhere)."""
@@ -79,8 +80,9 @@ def build_grid(
     hrules = [r for r in rules if r.horizontal]
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
+    header_rows, rows = join_open_brackets(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
-    placed, joined = join_ruled_bands(placed, header_rows, hrules, box) if captioned else (placed, False)
+    placed, joined, notes = join_ruled_bands(placed, header_rows, hrules, box) if captioned else (placed, False, [])
     if joined:
         group_rows = set()
     numeric = numeric_columns(placed, header_rows, len(columns))
@@ -88,7 +90,7 @@ def build_grid(
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])
     placed = _merge_collisions(placed)
     n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
-    return Grid(placed, n_rows, len(columns), header_rows, group_rows)
+    return Grid(placed, n_rows, len(columns), header_rows, group_rows, notes)
 
 
 def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling: set[int]) -> list[Placed]:

@@ -57,6 +57,36 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
     return header_rows, rows
 
 
+def join_open_brackets(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
+    """A header line whose every cell opens a bracket that the cell under it closes ('13C (δ,' over 'ppm)')
+    is the first line of those cells, even where the other labels sit only on the lower line (headers set
+    flush with the body).
+
+    Returns the new number of header rows and the remaining rows."""
+    r = 0
+    while r < header_rows - 1:
+        upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
+        opened = [
+            c
+            for c, p in upper.items()
+            if c in lower and p.col_span == lower[c].col_span and _unclosed(join_words(p.words))
+        ]
+        if not opened or len(opened) < len(upper) or any(p.row_span > 1 for p in upper.values()):
+            r += 1
+            continue
+        for col in opened:
+            lower[col].words[:0] = upper[col].words
+            placed.remove(upper[col])
+        _drop_row(placed, r)
+        rows = rows[:r] + rows[r + 1 :]
+        header_rows -= 1
+    return header_rows, rows
+
+
+def _unclosed(text: str) -> bool:
+    return text.count("(") > text.count(")") or text.count("[") > text.count("]")
+
+
 def _style(words: list[Word]) -> tuple[bool, bool, float]:
     return is_bold(words), is_italic(words), round(max(w.size for w in words) / 0.5) * 0.5
 
