@@ -28,12 +28,14 @@ def widen_spanning_headers(
         full = {c for p in cells if p.row + p.row_span >= header_rows for c in range(p.col, p.col + p.col_span)}
         row = sorted((p for p in cells if p.row + p.row_span < header_rows), key=lambda p: p.col)
         centers = [_center(p) for p in row]
+        fitted = 0  # labels fitted by a rule or walls
         for k, p in enumerate(row):  # (a label set down to the body names its own column only)
             rule = _cmidrule_below(p, row, rules, size)
             if rule is not None:
                 cols = [i for i, c in enumerate(columns) if _overlap(c, rule.x0, rule.x1) > 0.5 * (c.x1 - c.x0)]
                 if cols:
                     p.col, p.col_span = cols[0], cols[-1] - cols[0] + 1
+                fitted += 1
                 continue
             lo = (centers[k - 1] + centers[k]) / 2 if k > 0 else float("-inf")
             hi = (centers[k] + centers[k + 1]) / 2 if k + 1 < len(row) else float("inf")
@@ -42,6 +44,7 @@ def widen_spanning_headers(
                 inside = [i for i, c in enumerate(columns) if walls[0] <= c.center <= walls[1]]
                 if inside:
                     p.col, p.col_span = inside[0], inside[-1] - inside[0] + 1
+                fitted += 1
                 continue
             own = range(p.col, p.col + p.col_span)
             blocks = {block[i] for i in own}
@@ -54,6 +57,34 @@ def widen_spanning_headers(
             if p.col_span == len(own) == 1 and abs(min(w.x0 for w in p.words) - columns[p.col].x0) <= 0.3 * size:
                 below = {c for q in placed if r < q.row < header_rows for c in range(q.col, q.col + q.col_span)}
                 p.col_span = _flush_left_run(cell, p, below)
+        if not fitted:
+            _fill_to_next(row, placed, r, header_rows, columns, size)
+
+
+def _fill_to_next(
+    row: list[Placed], placed: list[Placed], r: int, header_rows: int, columns: list[Column], size: float
+) -> None:
+    """Group labels (labels with sub-labels under them) all set flush left over a column, with no rule to
+    say how far each reaches: each covers the columns from there up to the next label of its row, as far as
+    they have sub-labels."""
+    below = {c for q in placed if r < q.row < header_rows for c in range(q.col, q.col + q.col_span)}
+    starts = {}
+    for p in row:
+        x0 = min(w.x0 for w in p.words)
+        start = next((i for i, c in enumerate(columns) if abs(c.x0 - x0) <= 0.3 * size), None)
+        if start is not None:
+            starts[id(p)] = start
+    groups = [p for p in row if starts.get(id(p)) in below]
+    if len(groups) < 2 or any(id(p) not in starts for p in row if p.col + p.col_span - 1 in below):
+        return
+    edges = sorted(starts.get(id(p), p.col) for p in row)
+    for p in groups:
+        start = starts[id(p)]
+        end = next((e for e in edges if e > start), len(columns))
+        span = 1
+        while start + span < end and start + span in below:
+            span += 1
+        p.col, p.col_span = start, span
 
 
 def _flush_left_run(cands: list[int], p: Placed, below: set[int]) -> int:

@@ -147,8 +147,12 @@ def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, i
 
 
 def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> list[Placed]:
-    """Stub labels with empty stubs right above and below them, landed on the block they sit centred on."""
+    """Stub labels with empty stubs right above and below them, landed on the block they sit centred on;
+    not where the next column is as empty around its cell (several key columns printed once, on the first
+    line of their block: the stub names that line)."""
     busy = _occupied(cells, 0)
+    beside = {p.row for p in cells if p.col == 1 and p.row_span == 1}
+    busy_beside = _occupied(cells, 1)
     lifted = [
         p
         for p in cells
@@ -158,6 +162,7 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fen
         and p.row + 1 < len(base)
         and p.row - 1 not in busy
         and p.row + 1 not in busy
+        and not (p.row in beside and p.row - 1 not in busy_beside and p.row + 1 not in busy_beside)
     ]
     for p in lifted:
         cells.remove(p)

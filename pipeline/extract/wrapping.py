@@ -120,7 +120,7 @@ def merge_body_lines(
     r = header_rows
     while r < len(rows):
         cells = _row_cells(placed, r)
-        if not cells or set(cells) & numeric:
+        if not cells or (set(cells) & numeric and not _label_over_numeric_stub(cells)):
             r += 1
             continue
         prev = _row_cells(placed, r - 1) if r - 1 >= header_rows else {}
@@ -150,6 +150,14 @@ def merge_body_lines(
             continue
         r += 1
     return groups, rows
+
+
+def _label_over_numeric_stub(cells: dict[int, Placed]) -> bool:
+    """A row of one label of words alone in the first column ('Total sample' over the Chr column): a label,
+    though its column holds numbers."""
+    label = cells.get(0)
+    text = join_words(label.words) if label is not None and len(cells) == 1 else ""
+    return len(re.findall(r"[^\W\d_]{2,}", text)) >= 2 and not looks_numeric(text)
 
 
 def _is_group_label(
