@@ -99,11 +99,15 @@ def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling
     wrapped line), and a body segment that straddles columns (it spans them, as far as it is centred
     on them); other body segments split at column edges."""
     if header:
-        return [
-            Placed(i, first, list(s.words), col_span=last - first + 1)
-            for s in row.segments
-            for first, last in [header_columns(s.x0, s.x1, columns)]
-        ]
+        out = []
+        for s in row.segments:
+            pieces = place_segment(s, columns)
+            if _labels_over_columns(pieces, columns):
+                out += [Placed(i, col, words) for col, _, words in pieces]
+                continue
+            first, last = header_columns(s.x0, s.x1, columns)
+            out.append(Placed(i, first, list(s.words), col_span=last - first + 1))
+        return out
     out: list[Placed] = []
     spanning: list[Placed] = []
     whole = len(row.segments) == 1 and not segment_is_numeric(row.segments[0])
@@ -121,6 +125,17 @@ def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling
         taken = {c for q in out if q is not p for c in range(q.col, q.col + q.col_span)}
         p.col, p.col_span = centred_span(p, columns, taken)
     return out
+
+
+def _labels_over_columns(pieces: list[tuple[int, int, list[Word]]], columns: list[Column]) -> bool:
+    """A header run of one-word labels set closely, each centred over a column of its own ('bio12 bio14
+    bio15' over narrow columns): one label per column, not one label spanning them."""
+    if len(pieces) < 2 or any(span != 1 or len(words) != 1 for _, span, words in pieces):
+        return False
+    return all(
+        abs(words[0].center_x - columns[col].center) <= 0.25 * (columns[col].x1 - columns[col].x0) + 1
+        for col, _, words in pieces
+    )
 
 
 def _crosses_body(rule: Rule, body: list[Row]) -> bool:

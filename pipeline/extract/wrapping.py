@@ -14,6 +14,7 @@ from pipeline.extract.words import Word, join_words
 from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
+_SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
 
 
 def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
@@ -29,7 +30,7 @@ def _drop_row(placed: list[Placed], r: int) -> None:
 def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
     """Header lines that continue the line above cell for cell ('Ours-JFT' over '(ViT-H/14)') are one
     header row, with the labels set centred across both lines; a line of quantities under names
-    ('(252M)'), or of labels in another font (metrics under bold task names), stays a row of its own.
+    ('(252M)', '(n = 41)'), or of labels in another font (metrics under bold task names), stays a row of its own.
 
     Returns the new number of header rows and the remaining rows."""
     r = 0
@@ -38,7 +39,7 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
         centred = [p for p in upper.values() if p.row_span == 2 and p.col_span == 1]  # set across both lines
         cells = [p for p in [*upper.values(), *lower.values()] if p not in centred]
         simple = all(p.col_span == 1 and p.row_span == 1 for p in cells)
-        quantities = all(_QUANTITY.match(join_words(p.words)) for p in lower.values())
+        quantities = all(_QUANTITY.match(t) or _SAMPLE_SIZE.match(t) for t in map(_text, lower.values()))
         restyled = sum(_style(upper[c].words) != _style(p.words) for c, p in lower.items() if c in upper)
         if lower and simple and set(lower) <= set(upper) - {p.col for p in centred} and not quantities:
             if restyled * 2 >= len(lower):  # another font under each label: another level, not a wrapped line
@@ -85,6 +86,10 @@ def join_open_brackets(placed: list[Placed], rows: list[Row], header_rows: int) 
 
 def _unclosed(text: str) -> bool:
     return text.count("(") > text.count(")") or text.count("[") > text.count("]")
+
+
+def _text(p: Placed) -> str:
+    return join_words(p.words)
 
 
 def _style(words: list[Word]) -> tuple[bool, bool, float]:
