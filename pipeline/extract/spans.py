@@ -146,11 +146,22 @@ def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, i
     return lo, hi
 
 
+def _top_aligned(cells: list[Placed], busy: set[int], header_rows: int) -> bool:
+    """The stub column sets its block labels on the block's first line: a label right under another stub
+    (or the header) has empty stubs under it, which a label centred on its block never has."""
+    return any(
+        p.col == 0 and p.row_span == 1 and p.row > header_rows and p.row - 1 in busy and p.row + 1 not in busy
+        for p in cells
+    )
+
+
 def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> list[Placed]:
     """Stub labels with empty stubs right above and below them, landed on the block they sit centred on;
-    not where the next column is as empty around its cell (several key columns printed once, on the first
-    line of their block: the stub names that line)."""
+    not where the column sets its labels on their block's first line, nor where the next column is as
+    empty around its cell (key columns printed once, on their block's first line)."""
     busy = _occupied(cells, 0)
+    if _top_aligned(cells, busy, header_rows):
+        return []
     beside = {p.row for p in cells if p.col == 1 and p.row_span == 1}
     busy_beside = _occupied(cells, 1)
     lifted = [

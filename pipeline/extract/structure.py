@@ -128,14 +128,20 @@ def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling
 
 
 def _labels_over_columns(pieces: list[tuple[int, int, list[Word]]], columns: list[Column]) -> bool:
-    """A header run of one-word labels set closely, each centred over a column of its own ('bio12 bio14
-    bio15' over narrow columns): one label per column, not one label spanning them."""
+    """A header run of one-word labels of one shape set closely, each centred over a column of its own
+    ('bio12 bio14 bio15' over narrow columns): one label per column, not one label spanning them."""
     if len(pieces) < 2 or any(span != 1 or len(words) != 1 for _, span, words in pieces):
         return False
+    if len({_shape(words[0].text) for _, _, words in pieces}) > 1:
+        return False  # labels of one kind ('bio12', 'bio14'), not the words of one label
     return all(
         abs(words[0].center_x - columns[col].center) <= 0.25 * (columns[col].x1 - columns[col].x0) + 1
         for col, _, words in pieces
     )
+
+
+def _shape(text: str) -> str:
+    return "".join("0" if ch.isdigit() else "a" if ch.isalpha() else ch for ch in text)
 
 
 def _crosses_body(rule: Rule, body: list[Row]) -> bool:
