@@ -22,10 +22,10 @@ from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
-from pipeline.extract.turned import to_page_frame, turn_page
+from pipeline.extract.turned import page_box, to_page_frame, turn_page
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
 from pipeline.extract.whitespace import find_whitespace_regions
-from pipeline.model import Table, TablesFile
+from pipeline.model import Figure, Table, TablesFile
 from pipeline.numbers import is_numeric
 from pipeline.store import sha256_file
 
@@ -53,7 +53,8 @@ def extract_tables(
     finally:
         doc.close()
     tables: list[Table] = []
-    for layout, regions in find_regions(layouts, settings):
+    found, figures = find_regions(layouts, settings)
+    for layout, regions in found:
         for region in (panel for found in regions for panel in split_panels(found)):
             table = table_from_region(layout, region, len(tables), str(source["sha256"]), settings)
             if table is not None:
@@ -61,7 +62,8 @@ def extract_tables(
     tables = merge_continuations(tables)
     if any(t.label for t in tables):  # where tables have captions, one without is likely a formula or a plot
         tables = [t for t in tables if t.label is not None or _table_like(t)]
-    return TablesFile(source=source, extractor=extractor_info(settings), tables=renumber(tables), pages=total)
+    info = extractor_info(settings)
+    return TablesFile(source=source, extractor=info, tables=renumber(tables), pages=total, figures=figures)
 
 
 def _table_like(table: Table) -> bool:
@@ -100,9 +102,12 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings) -> 
     return arrange_page(turn_page(content), settings)
 
 
-def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> list[tuple[PageLayout, list[Region]]]:
+def find_regions(
+    layouts: list[PageLayout], settings: ExtractionSettings
+) -> tuple[list[tuple[PageLayout, list[Region]]], list[Figure]]:
     """Each page's table regions, top to bottom; caption sides are settled over the whole document, and
-    ruled tables without a caption are added where no captioned table lies."""
+    ruled tables without a caption are added where no captioned table lies. Uncaptioned regions that are
+    part of a figure are set apart as figures."""
     trim_running_matter(layouts)
     found = [
         (layout, caption)
@@ -118,12 +123,15 @@ def find_regions(layouts: list[PageLayout], settings: ExtractionSettings) -> lis
         chosen = settle_page(options, [preferred[k] for k in mine], [scores[k] for k in mine])
         drawn = [outline_region(layout, found[k][1]) for k, region in zip(mine, chosen, strict=True) if region is None]
         by_page[layout.number] += [region for region in [*chosen, *drawn] if region is not None]
+    figures: list[Figure] = []
     if settings.find_uncaptioned:
         for layout in layouts:
             by_page[layout.number] += find_ruled_regions(layout, by_page[layout.number])
             by_page[layout.number] += find_whitespace_regions(layout, by_page[layout.number])
+            figures += [figure for r in by_page[layout.number] if (figure := _as_figure(r, layout)) is not None]
             by_page[layout.number] = [r for r in by_page[layout.number] if r.caption or _free_standing(r, layout)]
-    return [(layout, sorted(_distinct(by_page[layout.number]), key=lambda r: (r.top, r.x0))) for layout in layouts]
+    found = [(layout, sorted(_distinct(by_page[layout.number]), key=lambda r: (r.top, r.x0))) for layout in layouts]
+    return found, figures
 
 
 def _distinct(regions: list[Region]) -> list[Region]:
@@ -161,15 +169,37 @@ def _free_standing(region: Region, layout: PageLayout) -> bool:
 
 def _by_figure(region: Region, layout: PageLayout) -> bool:
     """A region right above or below a figure caption, or holding one, is (part of) a figure."""
+    return _figure_caption_near(region, layout) is not None
+
+
+def _figure_caption_near(region: Region, layout: PageLayout, beside_only: bool = False) -> str | None:
+    """The figure caption right above or below the region, or inside it (unless ``beside_only``)."""
     reach = 3 * layout.body_size
-    return any(
-        is_figure_caption(ln.text)
-        and ln.x1 > region.x0
-        and ln.x0 < region.x1
-        and region.top - reach <= ln.bottom
-        and ln.top <= region.bottom + reach
-        for ln in layout.column_lines
+    return next(
+        (
+            ln.text
+            for ln in layout.column_lines
+            if is_figure_caption(ln.text)
+            and ln.x1 > region.x0
+            and ln.x0 < region.x1
+            and region.top - reach <= ln.bottom
+            and ln.top <= region.bottom + reach
+            and not (beside_only and region.top < ln.top < region.bottom)
+        ),
+        None,
     )
+
+
+def _as_figure(region: Region, layout: PageLayout) -> Figure | None:
+    """An uncaptioned region in the body band right above or below a figure caption, kept as a figure and
+    why (one that holds the caption runs on into the text around the figure: it is set aside unnamed)."""
+    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
+    caption = _figure_caption_near(region, layout, beside_only=True) if region.caption is None and inside else None
+    if caption is None:
+        return None
+    box = tuple(round(v, 2) for v in page_box(region.bbox, layout.content))
+    reason = f"aligned text beside the figure caption '{caption[:40]}': part of that figure, not a table"
+    return Figure(page=layout.number, bbox=box, reason=reason)  # type: ignore[arg-type]
 
 
 def table_from_region(
