@@ -61,6 +61,27 @@ def widen_spanning_headers(
             _fill_to_next(row, placed, r, header_rows, columns, size)
 
 
+def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule]) -> bool:
+    """A header label alone in its columns, beside the short rule that separates the header's levels over
+    the other columns (no rule runs under it), names its columns on every header row: it spans them all.
+    Returns whether any did."""
+    header = [p for p in placed if p.row < header_rows]
+    if header_rows < 2 or not header:
+        return False
+    top = min(w.top for p in header for w in p.words)
+    bottom = max(w.bottom for p in header for w in p.words)
+    inner = [r for r in rules if r.horizontal and top < r.y < bottom]
+    spanned = False
+    for p in header if inner else []:
+        cols = set(range(p.col, p.col + p.col_span))
+        alone = not any(q is not p and cols & set(range(q.col, q.col + q.col_span)) for q in header)
+        middle = (min(w.x0 for w in p.words) + max(w.x1 for w in p.words)) / 2
+        if alone and p.row_span == 1 and not any(r.x0 - 2 <= middle <= r.x1 + 2 for r in inner):
+            p.row, p.row_span = 0, header_rows
+            spanned = True
+    return spanned
+
+
 def _fill_to_next(
     row: list[Placed], placed: list[Placed], r: int, header_rows: int, columns: list[Column], size: float
 ) -> None:

@@ -15,7 +15,7 @@ from pipeline.extract.grid import (
     orphan_columns,
     place_segment,
 )
-from pipeline.extract.headers import widen_spanning_headers
+from pipeline.extract.headers import span_lone_headers, widen_spanning_headers
 from pipeline.extract.rows import Row, build_rows, count_header_rows, segment_is_numeric
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.spans import settle_row_spans
@@ -89,6 +89,8 @@ def build_grid(
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])
     placed = _merge_collisions(placed)
+    if span_lone_headers(placed, header_rows, rules):
+        notes.append("a header label beside the short rule between header rows spans them")
     n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
     return Grid(placed, n_rows, len(columns), header_rows, group_rows, notes)
 
