@@ -68,16 +68,24 @@ def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule])
     header = [p for p in placed if p.row < header_rows]
     if header_rows < 2 or not header:
         return False
-    top = min(w.top for p in header for w in p.words)
-    bottom = max(w.bottom for p in header for w in p.words)
-    inner = [r for r in rules if r.horizontal and top < r.y < bottom]
+    first = [w for p in header if p.row == 0 for w in p.words]
+    last = [w for p in header if p.row + p.row_span == header_rows for w in p.words]
+    if not first or not last:
+        return False
+    top, bottom = max(w.baseline for w in first), min(w.top for w in last)  # between the levels
+    inner = [r for r in rules if r.horizontal and top < r.y < bottom + 1]
     spanned = False
     for p in header if inner else []:
-        cols = set(range(p.col, p.col + p.col_span))
-        alone = not any(q is not p and cols & set(range(q.col, q.col + q.col_span)) for q in header)
-        middle = (min(w.x0 for w in p.words) + max(w.x1 for w in p.words)) / 2
-        if alone and p.row_span == 1 and not any(r.x0 - 2 <= middle <= r.x1 + 2 for r in inner):
-            p.row, p.row_span = 0, header_rows
+        x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
+        others = [q for q in header if q is not p]
+        if p.row_span > 1 or any(r.x0 - 2 <= (x0 + x1) / 2 <= r.x1 + 2 for r in inner):
+            continue
+        if any(min(w.x0 for w in q.words) < x1 and max(w.x1 for w in q.words) > x0 for q in others):
+            continue  # another label over or under it
+        taken = {c for q in others for c in range(q.col, q.col + q.col_span)}
+        own = [c for c in range(p.col, p.col + p.col_span) if c not in taken]  # a long label reaching over
+        if own and own == list(range(own[0], own[-1] + 1)):
+            p.row, p.row_span, p.col, p.col_span = 0, header_rows, own[0], len(own)
             spanned = True
     return spanned
 

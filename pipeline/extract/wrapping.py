@@ -171,6 +171,8 @@ def _is_group_label(
     if min(cells) != 0:
         return False
     label = cells[0]
+    if join_words(label.words)[:1].islower():
+        return False  # 'degree' under 'Under high school': the rest of a wrapped stub, not a group's name
     if first or not prev or not set(prev) & numeric:
         return True
     stub = nxt.get(0)
