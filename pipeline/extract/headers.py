@@ -58,7 +58,7 @@ def widen_spanning_headers(
                 below = {c for q in placed if r < q.row < header_rows for c in range(q.col, q.col + q.col_span)}
                 p.col_span = _flush_left_run(cell, p, below)
         if not fitted:
-            _fill_to_next(row, placed, r, header_rows, columns, size)
+            _fill_to_next(row, placed, r, header_rows, columns)
 
 
 def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule]) -> bool:
@@ -90,17 +90,16 @@ def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule])
     return spanned
 
 
-def _fill_to_next(
-    row: list[Placed], placed: list[Placed], r: int, header_rows: int, columns: list[Column], size: float
-) -> None:
-    """Group labels (labels with sub-labels under them) all set flush left over a column, with no rule to
-    say how far each reaches: each covers the columns from there up to the next label of its row, as far as
-    they have sub-labels."""
-    below = {c for q in placed if r < q.row < header_rows for c in range(q.col, q.col + q.col_span)}
+def _fill_to_next(row: list[Placed], placed: list[Placed], r: int, header_rows: int, columns: list[Column]) -> None:
+    """Group labels (labels with sub-labels under them) all set flush left with their first sub-label, with
+    no rule to say how far each reaches: each covers the columns from there up to the next label of its row,
+    as far as they have sub-labels."""
+    lower = [q for q in placed if r < q.row < header_rows]
+    below = {c for q in lower for c in range(q.col, q.col + q.col_span)}
     starts = {}
-    for p in row:
+    for p in row:  # flush left: the label starts where a sub-label under it starts
         x0 = min(w.x0 for w in p.words)
-        start = next((i for i, c in enumerate(columns) if abs(c.x0 - x0) <= 0.3 * size), None)
+        start = next((q.col for q in lower if abs(min(w.x0 for w in q.words) - x0) <= 1.0), None)
         if start is not None:
             starts[id(p)] = start
     groups = [p for p in row if starts.get(id(p)) in below]

@@ -146,11 +146,15 @@ def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, i
     return lo, hi
 
 
-def _top_aligned(cells: list[Placed], busy: set[int], header_rows: int) -> bool:
+def _top_aligned(cells: list[Placed], busy: set[int], header_rows: int, n_rows: int) -> bool:
     """The stub column sets its block labels on the block's first line: a label right under another stub
-    (or the header) has empty stubs under it, which a label centred on its block never has."""
+    has empty stubs under it, which a label centred on its block never has."""
     return any(
-        p.col == 0 and p.row_span == 1 and p.row > header_rows and p.row - 1 in busy and p.row + 1 not in busy
+        p.col == 0
+        and p.row_span == 1
+        and header_rows < p.row < n_rows - 1
+        and p.row - 1 in busy
+        and p.row + 1 not in busy
         for p in cells
     )
 
@@ -160,7 +164,7 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fen
     not where the column sets its labels on their block's first line, nor where the next column is as
     empty around its cell (key columns printed once, on their block's first line)."""
     busy = _occupied(cells, 0)
-    if _top_aligned(cells, busy, header_rows):
+    if _top_aligned(cells, busy, header_rows, len(base)):
         return []
     beside = {p.row for p in cells if p.col == 1 and p.row_span == 1}
     busy_beside = _occupied(cells, 1)
