@@ -175,7 +175,18 @@ def _is_stop_line(line: Line, width: float, layout: PageLayout) -> bool:
     text = line.text
     if bare_caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text) or _NOTE_START.match(text):
         return True
+    if _column_prose(line, width, layout) or (_footnote_mark(line) and len(line.words) >= 4 and not is_tabular(line)):
+        return True  # running text in one column under a full-width table; a table's marked footnote sentence
     return is_prose(line, width, layout.body_size) and not _walled(line, layout) and not _ruled_row(line, layout)
+
+
+def _column_prose(line: Line, width: float, layout: PageLayout) -> bool:
+    """A line of running text inside one column of a page set in columns, below or above a table that spans
+    them (prose measured against its own column)."""
+    x0, x1 = column_of(line.x0, line.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    if not layout.gutters or x1 - x0 > 0.7 * width:
+        return False
+    return is_prose(line, x1 - x0, layout.body_size) and not _walled(line, layout) and not _ruled_row(line, layout)
 
 
 def _ruled_row(line: Line, layout: PageLayout) -> bool:
