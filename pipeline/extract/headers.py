@@ -58,7 +58,7 @@ def widen_spanning_headers(
                 below = {c for q in placed if r < q.row < header_rows for c in range(q.col, q.col + q.col_span)}
                 p.col_span = _flush_left_run(cell, p, below)
         if not fitted:
-            _fill_to_next(row, placed, r, header_rows, columns)
+            _fill_to_next(row, placed, r, header_rows, len(columns))
 
 
 def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule]) -> bool:
@@ -90,7 +90,7 @@ def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule])
     return spanned
 
 
-def _fill_to_next(row: list[Placed], placed: list[Placed], r: int, header_rows: int, columns: list[Column]) -> None:
+def _fill_to_next(row: list[Placed], placed: list[Placed], r: int, header_rows: int, n_cols: int) -> None:
     """Group labels (labels with sub-labels under them) all set flush left with their first sub-label, with
     no rule to say how far each reaches: each covers the columns from there up to the next label of its row,
     as far as they have sub-labels."""
@@ -108,7 +108,7 @@ def _fill_to_next(row: list[Placed], placed: list[Placed], r: int, header_rows: 
     edges = sorted(starts.get(id(p), p.col) for p in row)
     for p in groups:
         start = starts[id(p)]
-        end = next((e for e in edges if e > start), len(columns))
+        end = next((e for e in edges if e > start), n_cols)
         span = 1
         while start + span < end and start + span in below:
             span += 1
