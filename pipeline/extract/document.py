@@ -135,10 +135,14 @@ def find_regions(
 
 
 def _distinct(regions: list[Region]) -> list[Region]:
-    """No table twice: a region lying mostly on one found before it (captioned ones come first) is dropped."""
+    """No table twice: a region lying mostly on one found before it (captioned ones come first) is dropped,
+    and so is an uncaptioned one lying a quarter on a captioned table (its rows run on into text beside it)."""
     kept: list[Region] = []
     for region in regions:
-        if all(_shared(region, other) < 0.5 * min(_area(region), _area(other)) for other in kept):
+        if all(_shared(region, other) < 0.5 * min(_area(region), _area(other)) for other in kept) and not any(
+            region.caption is None and other.caption is not None and _shared(region, other) > 0.25 * _area(region)
+            for other in kept
+        ):
             kept.append(region)
     return kept
 

@@ -131,8 +131,7 @@ def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
 
 def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float], below: bool) -> list[Item]:
     caption_lines = {id(line) for line in caption.lines}
-    column = column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
-    narrower = span[0] > column[0] + 20 or span[1] < column[1] - 20  # a framed table beside running text
+    narrower = _framed_in_column(layout, caption, span)
     lines: list[Item] = [
         ln
         for ln in (_cut_at(line, span) if narrower else line for line in layout.column_lines)
@@ -154,6 +153,12 @@ def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float],
     ]
     items = lines + rules
     return sorted(items, key=_top) if below else sorted(items, key=_bottom, reverse=True)
+
+
+def _framed_in_column(layout: PageLayout, caption: Caption, span: tuple[float, float]) -> bool:
+    """The table's own rules make it narrower than its column: a framed table beside running text."""
+    column = column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    return span[0] > column[0] + 20 or span[1] < column[1] - 20
 
 
 def _clip(rule: Rule, span: tuple[float, float], gutters: list[float]) -> Rule:
@@ -233,8 +238,13 @@ def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettin
     span = caption_span(layout, caption, below)
     width = span[1] - span[0]
     items = _side_items(layout, caption, span, below)
-    accepted = _walk(items, caption, width, layout, below, settings)
-    accepted = _trim_beyond_rules(accepted, below, layout)
+    walked = _walk(items, caption, width, layout, below, settings)
+    accepted = _trim_beyond_rules(walked, below, layout)
+    notes = []
+    if _framed_in_column(layout, caption, span):
+        notes.append("framed by its rules narrower than its column: text beside them is not the table's")
+    if len(accepted) < len(walked) and isinstance(accepted[-1], Rule) and _closes_grid(accepted[-1], layout):
+        notes.append("ends at its grid's closing rule: the lines under it are its footnotes")
     if not below:
         accepted = _drop_notes(accepted)
     lines = [it for it in accepted if isinstance(it, Line)]
@@ -245,7 +255,7 @@ def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettin
     x1 = max([ln.x1 for ln in lines] + [r.x1 for r in rules])
     top = min(it.top for it in accepted)
     bottom = max(it.bottom for it in accepted)
-    return Region(x0, top, x1, bottom, caption, "above" if below else "below", lines, rules)
+    return Region(x0, top, x1, bottom, caption, "above" if below else "below", lines, rules, notes=notes)
 
 
 def _walk(
