@@ -1,6 +1,7 @@
 """Life-science journal layouts (../shared/corpus/journals): one extraction run, then
 (1) label recall per paper and overall: each captioned table found on every page it occupies under its printed label,
-(2) tables extracted over not_tables.tsv regions (figures, footers, reference lists, invisible text),
+(2) tables extracted over not_tables.tsv regions (figures, footers, reference lists, invisible text), and the
+    regions set apart as figures (kept apart from the tables, so never counted as one),
 (3) mean/micro cell F1 and exact share on journals/gold for the project and camelot-stream, in one run,
 (4) the judged audit precision on these papers (``audit_lines``: the hook the audit side fills; --skip-audit).
 
@@ -111,6 +112,24 @@ def not_table_extras(not_tables: list[dict[str, str]], preds: dict[str, list[dic
     ]
 
 
+def figures_set_apart(not_tables: list[dict[str, str]], out: Path) -> list[str]:
+    """Regions the extractor set apart as figures (never tables): how many, and how many lie on a
+    not_tables.tsv region."""
+    figures = [(pdf, f) for pdf in sorted({r["pdf"] for r in not_tables}) for f in _file(out, pdf).get("figures", [])]
+    on_region = sum(
+        any(
+            r["pdf"] == pdf and int(r["page"]) == f["page"] and iou(box(r["bbox"]), f["bbox"]) > 0.3 for r in not_tables
+        )
+        for pdf, f in figures
+    )
+    return [f"figures set apart (not tables): {len(figures)}, {on_region} of them over not_tables regions"]
+
+
+def _file(out: Path, pdf: str) -> dict[str, Any]:
+    path = out / f"{Path(pdf).stem}.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
 def cell_f1(gold: Path, out: Path, camelot: bool, verbose: bool) -> list[str]:
     """score_tables.py over journals/gold: the project's tables are the ones already extracted (copied, not
     re-run), camelot-stream runs in the same call."""
@@ -148,6 +167,7 @@ def main() -> int:
         for line in [
             *label_recall(labels, preds, args.verbose),
             *not_table_extras(not_tables, preds),
+            *figures_set_apart(not_tables, out),
             *cell_f1(journals / "gold", out, not args.no_camelot, args.verbose),
             *([] if args.skip_audit else audit_lines(args.shared, out)),
         ]:

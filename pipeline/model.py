@@ -413,6 +413,27 @@ class Table:
         return cls(**kw)
 
 
+FIGURE_CONFIDENCE = 0.1  # a region that looks like a figure is no table: far below any needs-check bar
+
+
+@dataclass
+class Figure:
+    """A region that a table search found but that looks like (part of) a figure: kept apart from the
+    tables, with why, so that no stage reads, maps or audits it as one."""
+
+    page: int
+    bbox: BBox
+    reason: str
+    confidence: float = FIGURE_CONFIDENCE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**_plain(self), "bbox": list(self.bbox)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Figure:
+        return cls(**{**_known(cls, data), "bbox": _bbox(data["bbox"])})
+
+
 @dataclass
 class TablesFile:
     """The extract stage's output (extracted/<source>/tables.json)."""
@@ -422,6 +443,7 @@ class TablesFile:
     tables: list[Table] = field(default_factory=list)
     pages: int | None = None
     errors: list[str] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)  # regions set aside as figures, not tables
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -430,12 +452,14 @@ class TablesFile:
             "pages": self.pages,
             "errors": self.errors,
             "tables": [t.to_dict() for t in self.tables],
+            "figures": [f.to_dict() for f in self.figures],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TablesFile:
         kw = _known(cls, data)
         kw["tables"] = [Table.from_dict(t) for t in data.get("tables", [])]
+        kw["figures"] = [Figure.from_dict(f) for f in data.get("figures", [])]
         return cls(**kw)
 
 

@@ -109,4 +109,5 @@ def to_table(
         confidence=confidence(grid),
         caption_position=region.caption_position,
         panel=region.panel,
+        notes=[*region.notes, *grid.notes],
     )

@@ -17,25 +17,28 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 def join_ruled_bands(
     placed: list[Placed], header_rows: int, hrules: list[Rule], box: tuple[float, float, float, float]
-) -> tuple[list[Placed], bool]:
-    """The placed cells with each ruled band of wrapped body lines made one row, and whether any was."""
+) -> tuple[list[Placed], bool, list[str]]:
+    """The placed cells with each ruled band of wrapped body lines made one row, whether any was, and why."""
     x0, _, x1, _ = box
     body = [p for p in placed if p.row >= header_rows]
     if len(body) < 2:
-        return placed, False
+        return placed, False, []
     top = min(min(w.top for w in p.words) for p in body)
     bottom = max(max(w.bottom for w in p.words) for p in body)
-    cuts = sorted(r.y for r in hrules if r.x1 - r.x0 >= 0.8 * (x1 - x0) and top < r.y < bottom)
-    if not cuts:
-        return placed, False
+    inside = [r for r in hrules if top < r.y < bottom]
+    full = [r.y for r in inside if r.x1 - r.x0 >= 0.8 * (x1 - x0)]
+    if not full:
+        return placed, False, []
+    partial = [r for r in inside if 0.3 * (x1 - x0) <= r.x1 - r.x0 < 0.8 * (x1 - x0)] if len(full) >= 3 else []
+    cuts = sorted(full + [r.y for r in partial])
     band_of = {id(p): bisect_right(cuts, _middle(p)) for p in body}
     bands: dict[int, list[int]] = {}
     for p in body:
         rows = bands.setdefault(band_of[id(p)], [])
         rows += [] if p.row in rows else [p.row]
     stacked = [rows for rows in bands.values() if len(rows) > 1]
-    if not stacked or any(_rows_of_their_own(body, rows) for rows in stacked):
-        return placed, False
+    if not (stacked or partial) or any(_rows_of_their_own(body, rows) for rows in stacked):
+        return placed, False, []
     order = {band: header_rows + i for i, band in enumerate(sorted(bands))}
     joined: dict[tuple[int, int], Placed] = {}
     out = [p for p in placed if p.row < header_rows]
@@ -49,7 +52,28 @@ def join_ruled_bands(
         p.row = key[0]
         joined[key] = p
         out.append(p)
-    return out, True
+    notes = ["rules under every row: the lines between two rules are one row"] if stacked else []
+    if _merge_across(out, partial, [order.get(bisect_right(cuts, r.y), -1) for r in partial]):
+        notes.append("a rule stopping short of a column: that column's cell spans the rows it leaves unruled")
+    return out, bool(stacked), notes
+
+
+def _merge_across(cells: list[Placed], partial: list[Rule], below_rows: list[int]) -> bool:
+    """Where a rule between two rows stops short of a column, the cell above spans down over the empty cell
+    below it (the rows share one merged cell, eLife)."""
+    merged = False
+    for rule, row in sorted(zip(partial, below_rows, strict=True), key=lambda item: item[0].y):
+        if row < 1:
+            continue
+        for p in cells:
+            x = sum((w.x0 + w.x1) / 2 for w in p.words) / len(p.words)
+            unruled = x < rule.x0 or x > rule.x1
+            if not unruled or p.row + p.row_span != row:
+                continue
+            if not any(q.row == row and q.col <= p.col < q.col + q.col_span for q in cells):
+                p.row_span += 1
+                merged = True
+    return merged
 
 
 def _middle(p: Placed) -> float:
@@ -57,7 +81,10 @@ def _middle(p: Placed) -> float:
 
 
 def _one_value(text: str) -> bool:
-    """A cell's value (with its interval at most); a wrapped list of numbers ('25, 12.5, 6.25,') is not."""
+    """A cell's value (with its interval at most); a wrapped list of numbers ('25, 12.5, 6.25,') or a range
+    broken after its dash ('22.5–') is not."""
+    if text.endswith(("-", "–", "—")):
+        return False
     return looks_numeric(text) and len(_NUMBER.findall(text)) <= 3 and not _WORD.search(text)
 
 

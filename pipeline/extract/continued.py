@@ -61,9 +61,13 @@ def _append(first: Table, part: Table) -> None:
         skip = 0
     offset = first.n_rows - skip
     paths = {c.col: c.col_path for c in first.cells if c.col_path}
+    shift = _column_shift(first, part)
+    if shift:
+        part.notes.append(f"its columns line up with the first part's from column {shift}")
     for cell in part.cells:
         if cell.row < skip:
             continue
+        cell.col += shift
         if cell.kind == "header":
             cell.kind = "stub" if cell.col < first.stub_cols else "body"
         cell.row += offset
@@ -74,10 +78,42 @@ def _append(first: Table, part: Table) -> None:
         if cell.locator is not None:
             cell.locator = dataclasses.replace(cell.locator, row=cell.row, page=part.page)
         first.cells.append(cell)
+    if shift:
+        first.notes.append(f"the part on page {part.page} starts at column {shift} (its first columns are empty)")
     first.n_rows += part.n_rows - skip
     first.n_cols = max(first.n_cols, part.n_cols)
     first.continued_pages.append(part.page)
     first.notes.append(f"continued on page {part.page}")
+
+
+def _column_shift(first: Table, part: Table) -> int:
+    """How many columns right a part with fewer columns than the first part sits (its leading columns empty
+    on its page): where its columns' centres best meet the first part's, the pages sharing one layout."""
+    if part.n_cols >= first.n_cols:
+        return 0
+    ours, theirs = _column_centres(first), _column_centres(part)
+    if not ours or not theirs:
+        return 0
+    shifts = range(first.n_cols - part.n_cols + 1)
+    cost = {k: sum(abs(x - ours[c + k]) for c, x in theirs.items() if c + k in ours) for k in shifts}
+    return min(shifts, key=lambda k: (cost[k], k))
+
+
+def _column_centres(table: Table) -> dict[int, float]:
+    """Each single column's mean centre across the page, along the axis the columns run (x upright, y on a
+    table read turned)."""
+    boxes = [(c.row, c.col, c.bbox) for c in table.cells if c.bbox is not None and c.col_span == 1]
+    if not boxes:
+        return {}
+    rows = [r for r, _, _ in boxes]
+    widest = max(set(rows), key=rows.count)  # along one row the cells move the way the columns run
+    xs = [(b[0] + b[2]) / 2 for r, _, b in boxes if r == widest]
+    ys = [(b[1] + b[3]) / 2 for r, _, b in boxes if r == widest]
+    axis = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
+    sums: dict[int, list[float]] = {}
+    for _, col, b in boxes:
+        sums.setdefault(col, []).append((b[axis] + b[axis + 2]) / 2)
+    return {col: sum(v) / len(v) for col, v in sums.items()}
 
 
 def page_parts(table: Table) -> list[Table]:

@@ -22,11 +22,11 @@ from pipeline.extract.regions import Region, grow_region, side_scores
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.extract.sides import choose_sides, settle_page
 from pipeline.extract.structure import Grid, build_grid
-from pipeline.extract.turned import to_page_frame, turn_page
+from pipeline.extract.turned import page_box, to_page_frame, turn_page
 from pipeline.extract.uncaptioned import find_ruled_regions, may_hold_ruled_table
 from pipeline.extract.weight import StrokeCache
 from pipeline.extract.whitespace import find_whitespace_regions
-from pipeline.model import Table, TablesFile
+from pipeline.model import Figure, Table, TablesFile
 from pipeline.numbers import is_numeric
 from pipeline.store import sha256_file
 
@@ -52,13 +52,14 @@ def extract_tables(
         total = len(doc)
         strokes: StrokeCache = {}
         pages = DocumentPages(lambda i: _read(doc, i, settings, strokes), min(total, settings.max_pages))
-        tables = find_tables(pages, str(source["sha256"]), settings)
+        tables, figures = find_tables(pages, str(source["sha256"]), settings)
     finally:
         doc.close()
     tables = merge_continuations(tables)
     if any(t.label for t in tables):  # where tables have captions, one without is likely a formula or a plot
         tables = [t for t in tables if t.label is not None or _table_like(t)]
-    return TablesFile(source=source, extractor=extractor_info(settings), tables=renumber(tables), pages=total)
+    info = extractor_info(settings)
+    return TablesFile(source=source, extractor=info, tables=renumber(tables), pages=total, figures=figures)
 
 
 def _table_like(table: Table) -> bool:
@@ -97,22 +98,26 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings, str
     return arrange_page(turn_page(content), settings)
 
 
-def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) -> list[Table]:
-    """Every table of the document, page by page; caption sides are settled over the whole document first."""
+def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) -> tuple[list[Table], list[Figure]]:
+    """Every table of the document, page by page, and the regions set apart as parts of figures; caption sides
+    are settled over the whole document first."""
     scores = {i: _caption_scores(pages.get(i)) for i in pages.captioned}
     numbered = [(i + 1, *score) for i in pages.indexes for score in scores.get(i, [])]
     preferred = iter(choose_sides(numbered))
     tables: list[Table] = []
+    figures: list[Figure] = []
     for i in pages.indexes:
         page = pages.get(i)
         mine = scores.get(i, [])
-        for region in page_regions(page, mine, [next(preferred) for _ in mine], settings):
+        regions, set_apart = page_regions(page, mine, [next(preferred) for _ in mine], settings)
+        figures += set_apart
+        for region in regions:
             for panel in split_panels(region):
                 table = table_from_region(page.layout, panel, len(tables), sha, settings)
                 if table is not None:
                     tables.append(table)
         pages.release(i)
-    return tables
+    return tables, figures
 
 
 def _caption_scores(page: Page) -> list[tuple[float, float]]:
@@ -121,26 +126,33 @@ def _caption_scores(page: Page) -> list[tuple[float, float]]:
 
 def page_regions(
     page: Page, scores: list[tuple[float, float]], preferred: list[bool | None], settings: ExtractionSettings
-) -> list[Region]:
+) -> tuple[list[Region], list[Figure]]:
     """A page's table regions, top to bottom: one per caption where its sides allow, and (when looking for
-    them) ruled and whitespace tables without a caption where no captioned table lies."""
+    them) ruled and whitespace tables without a caption where no captioned table lies; uncaptioned regions
+    that are part of a figure are set apart as figures."""
     layout = page.layout
     options = [_options(layout, caption, score, settings) for caption, score in zip(page.captions, scores, strict=True)]
     chosen = settle_page(options, preferred, scores)
     drawn = [outline_region(layout, c) for c, region in zip(page.captions, chosen, strict=True) if region is None]
     regions = [region for region in [*chosen, *drawn] if region is not None]
+    figures: list[Figure] = []
     if settings.find_uncaptioned:
         regions += find_ruled_regions(layout, regions)
         regions += find_whitespace_regions(layout, regions)
+        figures = [figure for r in regions if (figure := _as_figure(r, layout)) is not None]
         regions = [r for r in regions if r.caption or _free_standing(r, layout)]
-    return sorted(_distinct(regions), key=lambda r: (r.top, r.x0))
+    return sorted(_distinct(regions), key=lambda r: (r.top, r.x0)), figures
 
 
 def _distinct(regions: list[Region]) -> list[Region]:
-    """No table twice: a region lying mostly on one found before it (captioned ones come first) is dropped."""
+    """No table twice: a region lying mostly on one found before it (captioned ones come first) is dropped,
+    and so is an uncaptioned one lying a quarter on a captioned table (its rows run on into text beside it)."""
     kept: list[Region] = []
     for region in regions:
-        if all(_shared(region, other) < 0.5 * min(_area(region), _area(other)) for other in kept):
+        if all(_shared(region, other) < 0.5 * min(_area(region), _area(other)) for other in kept) and not any(
+            region.caption is None and other.caption is not None and _shared(region, other) > 0.25 * _area(region)
+            for other in kept
+        ):
             kept.append(region)
     return kept
 
@@ -171,15 +183,37 @@ def _free_standing(region: Region, layout: PageLayout) -> bool:
 
 def _by_figure(region: Region, layout: PageLayout) -> bool:
     """A region right above or below a figure caption, or holding one, is (part of) a figure."""
+    return _figure_caption_near(region, layout) is not None
+
+
+def _figure_caption_near(region: Region, layout: PageLayout, beside_only: bool = False) -> str | None:
+    """The figure caption right above or below the region, or inside it (unless ``beside_only``)."""
     reach = 3 * layout.body_size
-    return any(
-        is_figure_caption(ln.text)
-        and ln.x1 > region.x0
-        and ln.x0 < region.x1
-        and region.top - reach <= ln.bottom
-        and ln.top <= region.bottom + reach
-        for ln in layout.column_lines
+    return next(
+        (
+            ln.text
+            for ln in layout.column_lines
+            if is_figure_caption(ln.text)
+            and ln.x1 > region.x0
+            and ln.x0 < region.x1
+            and region.top - reach <= ln.bottom
+            and ln.top <= region.bottom + reach
+            and not (beside_only and region.top < ln.top < region.bottom)
+        ),
+        None,
     )
+
+
+def _as_figure(region: Region, layout: PageLayout) -> Figure | None:
+    """An uncaptioned region in the body band right above or below a figure caption, kept as a figure and
+    why (one that holds the caption runs on into the text around the figure: it is set aside unnamed)."""
+    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
+    caption = _figure_caption_near(region, layout, beside_only=True) if region.caption is None and inside else None
+    if caption is None:
+        return None
+    box = tuple(round(v, 2) for v in page_box(region.bbox, layout.content))
+    reason = f"aligned text beside the figure caption '{caption[:40]}': part of that figure, not a table"
+    return Figure(page=layout.number, bbox=box, reason=reason)  # type: ignore[arg-type]
 
 
 def table_from_region(

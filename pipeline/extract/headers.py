@@ -28,12 +28,14 @@ def widen_spanning_headers(
         full = {c for p in cells if p.row + p.row_span >= header_rows for c in range(p.col, p.col + p.col_span)}
         row = sorted((p for p in cells if p.row + p.row_span < header_rows), key=lambda p: p.col)
         centers = [_center(p) for p in row]
+        fitted = 0  # labels fitted by a rule or walls
         for k, p in enumerate(row):  # (a label set down to the body names its own column only)
             rule = _cmidrule_below(p, row, rules, size)
             if rule is not None:
                 cols = [i for i, c in enumerate(columns) if _overlap(c, rule.x0, rule.x1) > 0.5 * (c.x1 - c.x0)]
                 if cols:
                     p.col, p.col_span = cols[0], cols[-1] - cols[0] + 1
+                fitted += 1
                 continue
             lo = (centers[k - 1] + centers[k]) / 2 if k > 0 else float("-inf")
             hi = (centers[k] + centers[k + 1]) / 2 if k + 1 < len(row) else float("inf")
@@ -42,6 +44,7 @@ def widen_spanning_headers(
                 inside = [i for i, c in enumerate(columns) if walls[0] <= c.center <= walls[1]]
                 if inside:
                     p.col, p.col_span = inside[0], inside[-1] - inside[0] + 1
+                fitted += 1
                 continue
             own = range(p.col, p.col + p.col_span)
             blocks = {block[i] for i in own}
@@ -54,6 +57,62 @@ def widen_spanning_headers(
             if p.col_span == len(own) == 1 and abs(min(w.x0 for w in p.words) - columns[p.col].x0) <= 0.3 * size:
                 below = {c for q in placed if r < q.row < header_rows for c in range(q.col, q.col + q.col_span)}
                 p.col_span = _flush_left_run(cell, p, below)
+        if not fitted:
+            _fill_to_next(row, placed, r, header_rows, len(columns))
+
+
+def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule]) -> bool:
+    """A header label alone in its columns, beside the short rule that separates the header's levels over
+    the other columns (no rule runs under it), names its columns on every header row: it spans them all.
+    Returns whether any did."""
+    header = [p for p in placed if p.row < header_rows]
+    if header_rows < 2 or not header:
+        return False
+    first = [w for p in header if p.row == 0 for w in p.words]
+    last = [w for p in header if p.row + p.row_span == header_rows for w in p.words]
+    if not first or not last:
+        return False
+    top, bottom = max(w.baseline for w in first), min(w.top for w in last)  # between the levels
+    inner = [r for r in rules if r.horizontal and top < r.y < bottom + 1]
+    spanned = False
+    for p in header if inner else []:
+        x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
+        others = [q for q in header if q is not p]
+        if p.row_span > 1 or any(r.x0 - 2 <= (x0 + x1) / 2 <= r.x1 + 2 for r in inner):
+            continue
+        if any(min(w.x0 for w in q.words) < x1 and max(w.x1 for w in q.words) > x0 for q in others):
+            continue  # another label over or under it
+        taken = {c for q in others for c in range(q.col, q.col + q.col_span)}
+        own = [c for c in range(p.col, p.col + p.col_span) if c not in taken]  # a long label reaching over
+        if own and own == list(range(own[0], own[-1] + 1)):
+            p.row, p.row_span, p.col, p.col_span = 0, header_rows, own[0], len(own)
+            spanned = True
+    return spanned
+
+
+def _fill_to_next(row: list[Placed], placed: list[Placed], r: int, header_rows: int, n_cols: int) -> None:
+    """Group labels (labels with sub-labels under them) all set flush left with their first sub-label, with
+    no rule to say how far each reaches: each covers the columns from there up to the next label of its row,
+    as far as they have sub-labels."""
+    lower = [q for q in placed if r < q.row < header_rows]
+    below = {c for q in lower for c in range(q.col, q.col + q.col_span)}
+    starts = {}
+    for p in row:  # flush left: the label starts where a sub-label under it starts
+        x0 = min(w.x0 for w in p.words)
+        start = next((q.col for q in lower if abs(min(w.x0 for w in q.words) - x0) <= 1.0), None)
+        if start is not None:
+            starts[id(p)] = start
+    groups = [p for p in row if starts.get(id(p)) in below]
+    if len(groups) < 2 or any(id(p) not in starts for p in row if p.col + p.col_span - 1 in below):
+        return
+    edges = sorted(starts.get(id(p), p.col) for p in row)
+    for p in groups:
+        start = starts[id(p)]
+        end = next((e for e in edges if e > start), n_cols)
+        span = 1
+        while start + span < end and start + span in below:
+            span += 1
+        p.col, p.col_span = start, span
 
 
 def _flush_left_run(cands: list[int], p: Placed, below: set[int]) -> int:

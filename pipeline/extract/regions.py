@@ -13,7 +13,8 @@ from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line
 
 _CONTINUATION_NOTE = re.compile(r"^\W*(?:continued\b|cont'd\b|cont\.).{0,30}$", re.IGNORECASE)
-_NOTE_START = re.compile(r"^(?:Notes?|Abbreviations?|Footnotes?|Source)\s*[:.]")  # the footnotes under a table
+# the footnotes under a table, and the table's own DOI line (eLife, PLOS)
+_NOTE_START = re.compile(r"^(?:(?:Notes?|Abbreviations?|Footnotes?|Source|DOI)\s*[:.]|https?://(?:dx\.)?doi\.org/)")
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Region:
     lines: list[Line] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     panel: str | None = None  # a panel of a multi-panel float: its sub-caption
+    notes: list[str] = field(default_factory=list)  # why its extent is what it is
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
@@ -84,13 +86,33 @@ def _frame_rule(layout: PageLayout, caption: Caption, x0: float, x1: float, belo
 
 
 def _wider_line_between(layout: PageLayout, caption: Caption, rule: Rule, below: bool) -> bool:
+    """A line between caption and rule reaching past the rule's ends: the rule is not the table's frame. Where
+    the rule is one of a stack (a rule under every row, eLife), only a word running over its ends is."""
     top, bottom = (caption.bottom, rule.y) if below else (rule.y, caption.top)
+    between = [
+        ln for ln in layout.column_lines if ln not in caption.lines and top - 1 <= ln.top and ln.bottom <= bottom + 1
+    ]
+    if _stacked(rule, layout):
+        return any(w.x0 < end - 2 and w.x1 > end + 2 for ln in between for w in ln.words for end in (rule.x0, rule.x1))
     return any(
         f.x1 > rule.x0 and f.x0 < rule.x1 and (f.x0 < rule.x0 - 5 or f.x1 > rule.x1 + 5)
-        for ln in layout.column_lines
-        if ln not in caption.lines and top - 1 <= ln.top and ln.bottom <= bottom + 1
+        for ln in between
         for f in fragments(ln, 1.5)
     )
+
+
+def _stacked(rule: Rule, layout: PageLayout) -> bool:
+    """Three or more rules share the rule's extent: the rows of a table ruled under every row."""
+    return sum(abs(r.x0 - rule.x0) < 2 and abs(r.x1 - rule.x1) < 2 for r in layout.hrules) >= 3
+
+
+def _cut_at(line: Line, span: tuple[float, float]) -> Line:
+    """The part of a line inside a table's span where prose runs on beside the table (no gutter was found
+    between them): cut where no word crosses the span's edge."""
+    if _inside(line.x0, line.x1, span) or any(w.x0 < edge < w.x1 for w in line.words for edge in span):
+        return line
+    words = [w for w in line.words if span[0] - 2 <= w.x0 and w.x1 <= span[1] + 2]
+    return Line(words) if words and len(words) < len(line.words) else line
 
 
 def _wide_stop(line: Line, span: tuple[float, float], layout: PageLayout) -> bool:
@@ -109,9 +131,10 @@ def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
 
 def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float], below: bool) -> list[Item]:
     caption_lines = {id(line) for line in caption.lines}
+    narrower = _framed_in_column(layout, caption, span)
     lines: list[Item] = [
         ln
-        for ln in layout.column_lines
+        for ln in (_cut_at(line, span) if narrower else line for line in layout.column_lines)
         if id(ln) not in caption_lines
         and layout.body_top <= ln.top
         and ln.bottom <= layout.body_bottom
@@ -130,6 +153,12 @@ def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float],
     ]
     items = lines + rules
     return sorted(items, key=_top) if below else sorted(items, key=_bottom, reverse=True)
+
+
+def _framed_in_column(layout: PageLayout, caption: Caption, span: tuple[float, float]) -> bool:
+    """The table's own rules make it narrower than its column: a framed table beside running text."""
+    column = column_of(caption.x0, caption.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    return span[0] > column[0] + 20 or span[1] < column[1] - 20
 
 
 def _clip(rule: Rule, span: tuple[float, float], gutters: list[float]) -> Rule:
@@ -151,7 +180,18 @@ def _is_stop_line(line: Line, width: float, layout: PageLayout) -> bool:
     text = line.text
     if bare_caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text) or _NOTE_START.match(text):
         return True
+    if _column_prose(line, width, layout) or (_footnote_mark(line) and len(line.words) >= 4 and not is_tabular(line)):
+        return True  # running text in one column under a full-width table; a table's marked footnote sentence
     return is_prose(line, width, layout.body_size) and not _walled(line, layout) and not _ruled_row(line, layout)
+
+
+def _column_prose(line: Line, width: float, layout: PageLayout) -> bool:
+    """A line of running text inside one column of a page set in columns, below or above a table that spans
+    them (prose measured against its own column)."""
+    x0, x1 = column_of(line.x0, line.x1, layout.gutters, layout.text_x0, layout.text_x1)
+    if not layout.gutters or x1 - x0 > 0.7 * width:
+        return False
+    return is_prose(line, x1 - x0, layout.body_size) and not _walled(line, layout) and not _ruled_row(line, layout)
 
 
 def _ruled_row(line: Line, layout: PageLayout) -> bool:
@@ -198,8 +238,13 @@ def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettin
     span = caption_span(layout, caption, below)
     width = span[1] - span[0]
     items = _side_items(layout, caption, span, below)
-    accepted = _walk(items, caption, width, layout, below, settings)
-    accepted = _trim_beyond_rules(accepted, below, layout)
+    walked = _walk(items, caption, width, layout, below, settings)
+    accepted = _trim_beyond_rules(walked, below, layout)
+    notes = []
+    if _framed_in_column(layout, caption, span):
+        notes.append("framed by its rules narrower than its column: text beside them is not the table's")
+    if len(accepted) < len(walked) and isinstance(accepted[-1], Rule) and _closes_grid(accepted[-1], layout):
+        notes.append("ends at its grid's closing rule: the lines under it are its footnotes")
     if not below:
         accepted = _drop_notes(accepted)
     lines = [it for it in accepted if isinstance(it, Line)]
@@ -210,7 +255,7 @@ def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettin
     x1 = max([ln.x1 for ln in lines] + [r.x1 for r in rules])
     top = min(it.top for it in accepted)
     bottom = max(it.bottom for it in accepted)
-    return Region(x0, top, x1, bottom, caption, "above" if below else "below", lines, rules)
+    return Region(x0, top, x1, bottom, caption, "above" if below else "below", lines, rules, notes=notes)
 
 
 def _walk(
@@ -266,6 +311,10 @@ def _trim_beyond_rules(accepted: list[Item], below: bool, layout: PageLayout) ->
     last_rule = max((i for i, it in enumerate(accepted) if isinstance(it, Rule)), default=None)
     if last_rule is None:
         return accepted
+    if below:
+        closing = next((i for i, it in enumerate(accepted) if isinstance(it, Rule) and _closes_grid(it, layout)), None)
+        if closing is not None and any(isinstance(it, Line) for it in accepted[:closing]):
+            return accepted[: closing + 1]
     kept = accepted[: last_rule + 1]
     if below and _closes_box(accepted[last_rule], layout):
         return kept
@@ -274,8 +323,18 @@ def _trim_beyond_rules(accepted: list[Item], below: bool, layout: PageLayout) ->
         rows = [it for it in kept if isinstance(it, Line)][-3:]
         if not isinstance(item, Line) or not (is_tabular(item) or _aligned_with(item, rows)) or gap > 0.8 * item.size:
             break
+        if _footnote_mark(item):
+            break
         kept.append(item)
     return kept
+
+
+def _footnote_mark(line: Line) -> bool:
+    """A line under the table's last rule that opens with a raised mark ('¹ Fisher exact test.', 'ᵃ ...', '* ...')
+    is a footnote, not a row."""
+    first = line.words[0].chars[0]
+    raised = first.size < 0.85 * line.size and first.baseline < line.baseline - 0.1 * line.size
+    return raised or (first.text in "*†‡§¶" and len(line.words) > 2)
 
 
 def _aligned_with(line: Line, rows: list[Line]) -> bool:
@@ -289,6 +348,15 @@ def _closes_box(rule: Item, layout: PageLayout) -> bool:
     """The rule is a box's bottom edge: vertical rules at both its ends stop on it."""
     ends = [v.x for v in layout.content.rules if not v.horizontal and abs(v.bottom - rule.y) <= 3]
     return any(abs(x - rule.x0) <= 3 for x in ends) and any(abs(x - rule.x1) <= 3 for x in ends)
+
+
+def _closes_grid(rule: Item, layout: PageLayout) -> bool:
+    """The rule is the bottom edge of a grid (open at the sides, PLOS): two or more of its column rules stop
+    on it and none runs on (or starts again) right below it; what follows is the table's footnotes."""
+    verticals = [v for v in layout.content.rules if not v.horizontal and rule.x0 - 3 <= v.x <= rule.x1 + 3]
+    reach = rule.y + 3 * layout.body_size
+    ends = sum(abs(v.bottom - rule.y) <= 3 for v in verticals)
+    return ends >= 2 and not any(v.top < reach and v.bottom > rule.y + 3 for v in verticals)
 
 
 def _drop_notes(accepted: list[Item]) -> list[Item]:

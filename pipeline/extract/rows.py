@@ -89,7 +89,7 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
             for r in rules
             if r.horizontal
             and r.x1 - r.x0 >= 0.6 * width
-            and not any(row.top + 0.5 < r.y < row.bottom - 0.5 for row in rows)  # a rule between lines
+            and not any(_crosses_text(r, row) for row in rows)  # a rule between lines
         ),
         key=lambda r: r.y,
     )
@@ -104,6 +104,12 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
         if numeric_share(row) >= 0.5 and len(row.segments) >= 2:
             return i
     return 1 if len(rows) > 2 else 0
+
+
+def _crosses_text(rule: Rule, row: Row) -> bool:
+    """The rule runs through the row's full-size glyphs (a lowered subscript reaching past it does not count)."""
+    main = [w for w in row.words if w.size >= 0.85 * row.size]
+    return min(w.top for w in main) + 0.5 < rule.y < max(w.bottom for w in main) - 0.5
 
 
 def _labels_before_data(above: list[Row]) -> int:

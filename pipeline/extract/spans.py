@@ -146,9 +146,28 @@ def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, i
     return lo, hi
 
 
+def _top_aligned(cells: list[Placed], busy: set[int], header_rows: int, n_rows: int) -> bool:
+    """The stub column sets its block labels on the block's first line: a label right under another stub
+    has empty stubs under it, which a label centred on its block never has."""
+    return any(
+        p.col == 0
+        and p.row_span == 1
+        and header_rows < p.row < n_rows - 1
+        and p.row - 1 in busy
+        and p.row + 1 not in busy
+        for p in cells
+    )
+
+
 def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> list[Placed]:
-    """Stub labels with empty stubs right above and below them, landed on the block they sit centred on."""
+    """Stub labels with empty stubs right above and below them, landed on the block they sit centred on;
+    not where the column sets its labels on their block's first line, nor where the next column is as
+    empty around its cell (key columns printed once, on their block's first line)."""
     busy = _occupied(cells, 0)
+    if _top_aligned(cells, busy, header_rows, len(base)):
+        return []
+    beside = {p.row for p in cells if p.col == 1 and p.row_span == 1}
+    busy_beside = _occupied(cells, 1)
     lifted = [
         p
         for p in cells
@@ -158,6 +177,7 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fen
         and p.row + 1 < len(base)
         and p.row - 1 not in busy
         and p.row + 1 not in busy
+        and not (p.row in beside and p.row - 1 not in busy_beside and p.row + 1 not in busy_beside)
     ]
     for p in lifted:
         cells.remove(p)

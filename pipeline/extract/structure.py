@@ -15,13 +15,13 @@ from pipeline.extract.grid import (
     orphan_columns,
     place_segment,
 )
-from pipeline.extract.headers import widen_spanning_headers
+from pipeline.extract.headers import span_lone_headers, widen_spanning_headers
 from pipeline.extract.rows import Row, build_rows, count_header_rows, segment_is_numeric
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.spans import settle_row_spans
 from pipeline.extract.straddle import straddling_segments
 from pipeline.extract.words import Word, join_words
-from pipeline.extract.wrapping import join_header_lines, merge_body_lines, numeric_columns
+from pipeline.extract.wrapping import join_header_lines, join_open_brackets, merge_body_lines, numeric_columns
 
 
 @dataclass
@@ -31,6 +31,7 @@ class Grid:
     n_cols: int
     header_rows: int
     group_rows: set[int] = field(default_factory=set)  # rows that name a group of the rows below
+    notes: list[str] = field(default_factory=list)  # why the grid was read the way it was
 
     def text_grid(self) -> list[list[str]]:
         """Each cell's text at its top-left position ('' elsewhere)."""
@@ -79,16 +80,19 @@ def build_grid(
     hrules = [r for r in rules if r.horizontal]
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
+    header_rows, rows = join_open_brackets(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
-    placed, joined = join_ruled_bands(placed, header_rows, hrules, box) if captioned else (placed, False)
+    placed, joined, notes = join_ruled_bands(placed, header_rows, hrules, box) if captioned else (placed, False, [])
     if joined:
         group_rows = set()
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])
     placed = _merge_collisions(placed)
+    if span_lone_headers(placed, header_rows, rules):
+        notes.append("a header label beside the short rule between header rows spans them")
     n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
-    return Grid(placed, n_rows, len(columns), header_rows, group_rows)
+    return Grid(placed, n_rows, len(columns), header_rows, group_rows, notes)
 
 
 def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling: set[int]) -> list[Placed]:
@@ -97,11 +101,15 @@ def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling
     wrapped line), and a body segment that straddles columns (it spans them, as far as it is centred
     on them); other body segments split at column edges."""
     if header:
-        return [
-            Placed(i, first, list(s.words), col_span=last - first + 1)
-            for s in row.segments
-            for first, last in [header_columns(s.x0, s.x1, columns)]
-        ]
+        out = []
+        for s in row.segments:
+            pieces = place_segment(s, columns)
+            if _labels_over_columns(pieces, columns):
+                out += [Placed(i, col, words) for col, _, words in pieces]
+                continue
+            first, last = header_columns(s.x0, s.x1, columns)
+            out.append(Placed(i, first, list(s.words), col_span=last - first + 1))
+        return out
     out: list[Placed] = []
     spanning: list[Placed] = []
     whole = len(row.segments) == 1 and not segment_is_numeric(row.segments[0])
@@ -119,6 +127,23 @@ def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling
         taken = {c for q in out if q is not p for c in range(q.col, q.col + q.col_span)}
         p.col, p.col_span = centred_span(p, columns, taken)
     return out
+
+
+def _labels_over_columns(pieces: list[tuple[int, int, list[Word]]], columns: list[Column]) -> bool:
+    """A header run of one-word labels of one shape set closely, each centred over a column of its own
+    ('bio12 bio14 bio15' over narrow columns): one label per column, not one label spanning them."""
+    if len(pieces) < 2 or any(span != 1 or len(words) != 1 for _, span, words in pieces):
+        return False
+    if len({_shape(words[0].text) for _, _, words in pieces}) > 1:
+        return False  # labels of one kind ('bio12', 'bio14'), not the words of one label
+    return all(
+        abs(words[0].center_x - columns[col].center) <= 0.25 * (columns[col].x1 - columns[col].x0) + 1
+        for col, _, words in pieces
+    )
+
+
+def _shape(text: str) -> str:
+    return "".join("0" if ch.isdigit() else "a" if ch.isalpha() else ch for ch in text)
 
 
 def _crosses_body(rule: Rule, body: list[Row]) -> bool:

@@ -26,7 +26,9 @@ if TYPE_CHECKING:  # chars.py calls in here while reading a page
 
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi|medi(?:um)?\b|-medi|\.b\b|,b\b|cmbx|cmb\d|bx\d", re.IGNORECASE)
-_ITALIC = re.compile(r"italic|oblique|-it\b|ital|cmti|cmmi|cmsl|slant", re.IGNORECASE)
+_ITALIC = re.compile(
+    r"italic|oblique|(?:-|light|medium|bold|book|regular|black|heavy|cond)it\b|ital|cmti|cmmi|cmsl|slant", re.I
+)  # 'MyriadPro-LightIt', 'Times-BoldIt'
 
 
 @functools.lru_cache(maxsize=4096)  # asked per glyph; a document has a few dozen font names

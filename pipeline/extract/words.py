@@ -26,7 +26,7 @@ class Word:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = "".join(c.text for c in self.chars)
+            self._text = "".join(c.text for c in self.chars) if self.upright else _sideways_text(self.chars)
         return self._text
 
     @property
@@ -69,6 +69,19 @@ class Word:
                 self.bottom = ch.bottom
         if ch.size > self.size:
             self.size, self.top, self.bottom = ch.size, ch.top, ch.bottom
+
+
+SPACE_EM = 0.12  # a gap between glyphs wider than this share of the font size is a space
+
+
+def _sideways_text(chars: list[Char]) -> str:
+    """A sideways run's glyphs, a space where they leave one: the gap is measured along the run, whichever
+    way it reads (loose boxes span each glyph's advance, so a gap is a true space)."""
+    parts = [chars[0].text]
+    for a, b in pairwise(chars):
+        gap = max(b.top - a.bottom, a.top - b.bottom, b.x0 - a.x1, a.x0 - b.x1)
+        parts.append(" " + b.text if gap > SPACE_EM * max(a.size, b.size) else b.text)
+    return "".join(parts)
 
 
 def new_word(ch: Char) -> Word:
@@ -174,7 +187,7 @@ def join_words(words: Sequence[Word]) -> str:
         prev: Word | None = None
         for w in sorted(line, key=lambda w: w.x0):
             if prev is not None:
-                parts.append(" " if w.x0 - prev.x1 > 0.12 * max(prev.size, w.size) else "")
+                parts.append(" " if w.x0 - prev.x1 > SPACE_EM * max(prev.size, w.size) else "")
             elif parts:
                 parts.append(" ")
             parts.append(w.text)

@@ -14,6 +14,7 @@ from pipeline.extract.words import Word, join_words
 from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
+_SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
 
 
 def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
@@ -29,7 +30,7 @@ def _drop_row(placed: list[Placed], r: int) -> None:
 def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
     """Header lines that continue the line above cell for cell ('Ours-JFT' over '(ViT-H/14)') are one
     header row, with the labels set centred across both lines; a line of quantities under names
-    ('(252M)'), or of labels in another font (metrics under bold task names), stays a row of its own.
+    ('(252M)', '(n = 41)'), or of labels in another font (metrics under bold task names), stays a row of its own.
 
     Returns the new number of header rows and the remaining rows."""
     r = 0
@@ -38,7 +39,7 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
         centred = [p for p in upper.values() if p.row_span == 2 and p.col_span == 1]  # set across both lines
         cells = [p for p in [*upper.values(), *lower.values()] if p not in centred]
         simple = all(p.col_span == 1 and p.row_span == 1 for p in cells)
-        quantities = all(_QUANTITY.match(join_words(p.words)) for p in lower.values())
+        quantities = all(_QUANTITY.match(t) or _SAMPLE_SIZE.match(t) for t in map(_text, lower.values()))
         restyled = sum(_style(upper[c].words) != _style(p.words) for c, p in lower.items() if c in upper)
         if lower and simple and set(lower) <= set(upper) - {p.col for p in centred} and not quantities:
             if restyled * 2 >= len(lower):  # another font under each label: another level, not a wrapped line
@@ -55,6 +56,40 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
             continue
         r += 1
     return header_rows, rows
+
+
+def join_open_brackets(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
+    """A header line whose every cell opens a bracket that the cell under it closes ('13C (δ,' over 'ppm)')
+    is the first line of those cells, even where the other labels sit only on the lower line (headers set
+    flush with the body).
+
+    Returns the new number of header rows and the remaining rows."""
+    r = 0
+    while r < header_rows - 1:
+        upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
+        opened = [
+            c
+            for c, p in upper.items()
+            if c in lower and p.col_span == lower[c].col_span and _unclosed(join_words(p.words))
+        ]
+        if not opened or len(opened) < len(upper) or any(p.row_span > 1 for p in upper.values()):
+            r += 1
+            continue
+        for col in opened:
+            lower[col].words[:0] = upper[col].words
+            placed.remove(upper[col])
+        _drop_row(placed, r)
+        rows = rows[:r] + rows[r + 1 :]
+        header_rows -= 1
+    return header_rows, rows
+
+
+def _unclosed(text: str) -> bool:
+    return text.count("(") > text.count(")") or text.count("[") > text.count("]")
+
+
+def _text(p: Placed) -> str:
+    return join_words(p.words)
 
 
 def _style(words: list[Word]) -> tuple[bool, bool, float]:
@@ -90,7 +125,7 @@ def merge_body_lines(
     r = header_rows
     while r < len(rows):
         cells = _row_cells(placed, r)
-        if not cells or set(cells) & numeric:
+        if not cells or (set(cells) & numeric and not _label_over_numeric_stub(cells)):
             r += 1
             continue
         prev = _row_cells(placed, r - 1) if r - 1 >= header_rows else {}
@@ -122,12 +157,22 @@ def merge_body_lines(
     return groups, rows
 
 
+def _label_over_numeric_stub(cells: dict[int, Placed]) -> bool:
+    """A row of one label of words alone in the first column ('Total sample' over the Chr column): a label,
+    though its column holds numbers."""
+    label = cells.get(0)
+    text = join_words(label.words) if label is not None and len(cells) == 1 else ""
+    return len(re.findall(r"[^\W\d_]{2,}", text)) >= 2 and not looks_numeric(text)
+
+
 def _is_group_label(
     cells: dict[int, Placed], prev: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int], first: bool
 ) -> bool:
     if min(cells) != 0:
         return False
     label = cells[0]
+    if join_words(label.words)[:1].islower():
+        return False  # 'degree' under 'Under high school': the rest of a wrapped stub, not a group's name
     if first or not prev or not set(prev) & numeric:
         return True
     stub = nxt.get(0)

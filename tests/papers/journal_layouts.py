@@ -1,7 +1,8 @@
 """Journal layouts (issue 20), typeset with the project's fixture code: captions without punctuation after the
 number, dotted rules, two tables side by side under bare captions, a manuscript with line numbers in the
-margin, row-group headers, and a plot with text labels next to a table. Each renderer writes a one-page PDF
-and returns its truth."""
+margin, row-group headers, a plot with text labels next to a table, a table set sideways on a portrait page
+and a table continued on the next page under 'Table 2 (continued)'. Each renderer writes the PDF and returns
+its truth."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, PageTemplate
+from reportlab.platypus import BaseDocTemplate, Flowable, PageBreak, PageTemplate
 from reportlab.platypus import Frame as RLFrame
 from reportlab.platypus import Paragraph as RLParagraph
 
@@ -80,6 +81,32 @@ class ScatterFigure(Flowable):
             c.drawString(x + 4, y + 2, name)
 
 
+class BoxedFlowchart(Flowable):
+    """A flowchart of boxed steps in rows and columns, with counts in the boxes: ruled and aligned like a
+    table, but a figure (its caption says so)."""
+
+    STEPS = (
+        ("Samples", "n = 1,204", "Quality control"),
+        ("Training set", "n = 903", "Validation set"),
+        ("Classifier", "LASSO", "Accuracy 0.82"),
+    )
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width, self.height = 360.0, 150.0
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        c.setFont(FAM.regular, 9)
+        for r, row in enumerate(self.STEPS):
+            for k, text in enumerate(row):
+                x, y = k * 125, self.height - (r + 1) * 50
+                c.rect(x, y + 8, 110, 34)
+                c.drawCentredString(x + 55, y + 21, text)
+                if k < 2:
+                    c.line(x + 110, y + 25, x + 125, y + 25)
+
+
 def _write(path: Path, story: list[Flowable], on_page: Callable[[Canvas, BaseDocTemplate], None] | None = None) -> None:
     width, height = letter
     frame = RLFrame(72, 72, width - 144, height - 144, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
@@ -90,14 +117,41 @@ def _write(path: Path, story: list[Flowable], on_page: Callable[[Canvas, BaseDoc
     write_bytes(path, out.getvalue())
 
 
+class Sideways(Flowable):
+    """A table set sideways on a portrait page, read bottom to top (a landscape table in a portrait journal)."""
+
+    def __init__(self, inner: TableFlowable) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        width, height = self.inner.wrap(availHeight, availWidth)  # the page's height is the table's width
+        self.width, self.height = height, width
+        return self.width, self.height
+
+    def draw(self) -> None:
+        self.canv.translate(self.width, 0)
+        self.canv.rotate(90)
+        self.inner.drawOn(self.canv, 0, 0)
+
+
 def _paper(
-    path: Path, specs: list[TableSpec], parts: list[TableFlowable], story: list[Flowable], **kw: object
+    path: Path,
+    specs: list[TableSpec],
+    parts: list[TableFlowable],
+    story: list[Flowable],
+    pages: int = 1,
+    **kw: object,
 ) -> PaperTruth:
+    """The PDF and its truth; a table printed in several parts gives its parts in order."""
     _write(path, story, **kw)  # type: ignore[arg-type]
+    by_label: dict[str, list[TableFlowable]] = {}
+    for part in parts:
+        by_label.setdefault(part.spec.label, []).append(part)
     return PaperTruth(
         title="Journal layout",
-        pages=1,
-        tables=[table_truth(spec, [part], letter[1]) for spec, part in zip(specs, parts, strict=True)],
+        pages=pages,
+        tables=[table_truth(spec, by_label[spec.label], letter[1]) for spec in specs],
         headings=[],
         text_paragraphs=[],
     )
@@ -171,6 +225,31 @@ def render_figure_beside_table(path: Path) -> PaperTruth:
     return _paper(path, [spec], [part], _around(ScatterFigure(), caption, part))
 
 
+def render_sideways_table(path: Path) -> PaperTruth:
+    """A page holding only a table turned a quarter left, its caption and header running up the page."""
+    spec = tables.booktabs("Table 1")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], [Sideways(part)])
+
+
+def render_continued_table(path: Path) -> PaperTruth:
+    """A table broken over two pages; the second part under 'Table 2 (continued)' with the header repeated."""
+    spec = bare_caption(tables.continued("Table 2", first_part=8))
+    header = list(range(spec.header_rows))
+    split = spec.header_rows + (spec.continued_after or 0)
+    first = TableFlowable(spec, FAM, list(range(split)), spec.full_caption, "single")
+    second = TableFlowable(spec, FAM, header + list(range(split, spec.n_rows)), "Table 2 (continued)", "single")
+    return _paper(path, [spec], [first, second], [*_around(first), PageBreak(), second], pages=2)
+
+
+def render_flowchart_and_table(path: Path) -> PaperTruth:
+    """A boxed flowchart under its 'Figure 2.' caption, then a captioned table."""
+    spec = tables.small("Table 5", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    caption = RLParagraph("Figure 2. Flow of samples from quality control to the classifier.", BODY)
+    return _paper(path, [spec], [part], _around(BoxedFlowchart(), caption, part))
+
+
 JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
     "unpunctuated_caption": render_unpunctuated,
     "dotted_rules": render_dotted_rules,
@@ -178,4 +257,7 @@ JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
     "line_numbers": render_line_numbers,
     "group_headers": render_group_headers,
     "figure_beside_table": render_figure_beside_table,
+    "sideways_table": render_sideways_table,
+    "continued_table": render_continued_table,
+    "flowchart_and_table": render_flowchart_and_table,
 }
