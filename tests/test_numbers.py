@@ -153,11 +153,18 @@ def test_a_header_keeps_its_marks_and_no_value() -> None:
         ("2.25 × 1024", "", None),
         ("4 × 1024", "4", None),  # the raised glyph is not what follows '10'
         ("0.91*", "*", "0.91"),  # a raised mark stays a mark
+        ("0.701", "1", "0.70"),  # a raised digit after a number is its footnote mark ("0.70 ¹"), not a digit
+        ("12.5", "5", "12.5"),  # what is left would not be a number: the text stands
     ],
 )
 def test_powers_of_ten_are_read_only_when_the_exponent_is_raised(text: str, raised: str, value: str | None) -> None:
     number = parse_number(exponent_text(text, raised))
     assert (number.value if number else None) == (Fraction(value) if value else None)
+
+
+def test_a_raised_footnote_digit_is_kept_as_the_cell_s_mark() -> None:
+    cell = Cell.printed(3, 3, "0.701", reads=exponent_text("0.701", "1"))
+    assert (cell.value, cell.marks) == (0.7, ["^{1}"])
 
 
 def test_glyphs_are_normalised_for_matching_only() -> None:

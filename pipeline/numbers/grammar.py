@@ -153,8 +153,14 @@ def trailing_marks(text: str) -> list[str]:
 
 
 def exponent_text(text: str, raised: str) -> str:
-    """The cell text with a raised exponent after '10' marked ('2.3 · 1019', raised '19' -> '2.3 · 10^19'):
-    printed superscripts lose their height in the text, and '1019' is not the number meant."""
-    if raised and re.fullmatch(r"[-+]?\d+", raised) and text.endswith("10" + raised):
+    """The cell text with its raised tail marked: an exponent after '10' ('2.3 · 1019', raised '19' ->
+    '2.3 · 10^19'), else raised digits after a number are a footnote mark ('0.411', raised '1' -> '0.41^{1}').
+    Printed superscripts lose their height in the text, and neither '1019' nor '0.411' is the number meant."""
+    if not raised or not re.fullmatch(r"[-+]?\d+", raised) or not text.endswith(raised):
+        return text
+    if text.endswith("10" + raised):
         return text[: len(text) - len(raised)] + "^" + raised
+    before = text[: len(text) - len(raised)].rstrip()
+    if raised.isdigit() and len(raised) <= 2 and parse_number(before) is not None:
+        return before + "^{" + raised + "}"
     return text
