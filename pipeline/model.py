@@ -286,6 +286,12 @@ class Cell:
     col_path: list[str] = field(default_factory=list)
     locator: Locator | None = None
     second_reading: SecondReading | None = None
+    reads: str = ""  # the text the number grammar read where the print hides it (a raised exponent or mark)
+
+    @property
+    def reading(self) -> str:
+        """What the checks read: the text, with a raised exponent or mark set apart where it was printed so."""
+        return self.reads or self.text
 
     @classmethod
     def printed(cls, row: int, col: int, text: str, kind: str = "body", reads: str = "", **fields: Any) -> Cell:
@@ -297,13 +303,15 @@ class Cell:
         if number is not None and kind != "header":
             fields["value"], fields["percent"] = float(number.value), number.percent
             fields["plus_minus"] = float(number.plus_minus) if number.plus_minus is not None else None
-        return cls(row, col, text, kind=kind, marks=marks, **fields)
+        return cls(row, col, text, kind=kind, marks=marks, reads=reads if reads != text else "", **fields)
 
     def to_dict(self) -> dict[str, Any]:
         data = _plain(self)
         data["bbox"] = list(self.bbox) if self.bbox else None
         data["locator"] = self.locator.to_dict() if self.locator else None
         data["second_reading"] = dataclasses.asdict(self.second_reading) if self.second_reading else None
+        if not self.reads:
+            del data["reads"]  # most cells read as printed
         return data
 
     @classmethod

@@ -299,3 +299,10 @@ def test_the_docs_table_of_printed_forms_is_the_grammars() -> None:
     if os.environ.get("LITAUDIT_WRITE_DOCS") == "1":
         DOC.write_text(expected, encoding="utf-8")
     assert doc == expected, "docs/numbers.md differs from the grammar: run with LITAUDIT_WRITE_DOCS=1 and review"
+
+
+def test_the_audit_reads_a_cell_as_extraction_read_it() -> None:
+    table = Table.from_grid([["Group", "p"], ["Trust AI", "0.70"]])
+    table.cells[-1] = Cell.printed(1, 1, "0.701", reads=exponent_text("0.701", "1"))
+    assert view_table(table).numbers[(1, 1)].value == Fraction(7, 10)
+    assert Cell.from_dict(table.cells[-1].to_dict()).reading == "0.70^{1}"

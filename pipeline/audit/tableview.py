@@ -36,7 +36,7 @@ class TableView:
 
     def text(self, row: int, col: int) -> str:
         cell = self.table.cell_at(row, col)
-        return cell.text if cell is not None else ""
+        return cell.reading if cell is not None else ""
 
     def locator(self, row: int, col: int, source_sha256: str) -> Locator:
         cell = self.table.cell_at(row, col)
@@ -59,7 +59,7 @@ def view_table(table: Table) -> TableView:
     view = TableView(table)
     for cell in table.cells:
         if cell.row >= table.header_rows and cell.col >= table.stub_cols and cell.text.strip():
-            number = parse_number(cell.text)
+            number = parse_number(cell.reading)
             if number is not None:
                 view.numbers[(cell.row, cell.col)] = number
         if cell.bold and cell.text.strip():
