@@ -18,7 +18,9 @@ extraction was too unsure to let a check judge) are counted separately: shown to
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -87,10 +89,23 @@ def verdict_of(finding: Seen, judged: dict[Key, list[dict]]) -> str | None:
     return (same or items or [{}])[-1].get("verdict")
 
 
+def code_digest() -> str:
+    """The litaudit code the extractions were made with: the stages know their inputs, not the code."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "pipeline").rglob("*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def run_set(name: str, pdfs: list[Path], jobs: int) -> Path:
-    """Fetch the PDFs not fetched yet into the set's workspace, run the stages not up to date, audit again."""
+    """Fetch the PDFs not fetched yet into the set's workspace, run the stages not up to date, audit again;
+    a workspace made by other code is made again."""
     workspace = WORK_DIR / name
+    made_by = workspace / ".code.sha256"
+    if workspace.is_dir() and (not made_by.is_file() or made_by.read_text() != code_digest()):
+        shutil.rmtree(workspace)
     workspace.mkdir(parents=True, exist_ok=True)
+    made_by.write_text(code_digest())
     for pdf in pdfs:
         if not (workspace / "sources" / f"local_{pdf.stem}" / "source.json").exists():
             _litaudit(workspace, "fetch", "--file", str(pdf), "--id", f"local:{pdf.stem}")
