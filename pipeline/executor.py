@@ -114,17 +114,22 @@ class DaskExecutor:
 
     def _connect(self) -> Any:
         distributed = import_extra("distributed", "dask", "--executor dask")
+        import dask  # installed with distributed
+
         try:
-            if self.scheduler:
-                return distributed.Client(self.scheduler, timeout="10s")
-            cluster = distributed.LocalCluster(
-                n_workers=self.jobs,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
-            return distributed.Client(cluster)
+            # Dask keeps the last 1,000 messages of each connection for debugging, and every job message carries
+            # the bytes of a paper: the client (and the scheduler it holds) grew with the number of jobs.
+            with dask.config.set({"distributed.admin.low-level-log-length": 0}):
+                if self.scheduler:
+                    return distributed.Client(self.scheduler, timeout="10s")
+                cluster = distributed.LocalCluster(
+                    n_workers=self.jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+                return distributed.Client(cluster)
         except OSError as exc:
             raise ClusterError(f"dask scheduler {self.scheduler or '(local)'}: cannot connect ({exc})") from None
 
