@@ -219,12 +219,16 @@ def test_an_interrupt_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_
     root: Path, signum: signal.Signals
 ) -> None:
     pdf = root / "sources" / FOLDER / "source.pdf"
-    for name in "abc":
+    names = "abcdefgh"
+    for name in names:
         assert litaudit(root, "fetch", "--file", str(pdf), "--id", f"local:{name}").exit_code == 0
     command = [sys.executable, "-m", "pipeline", "--root", str(root), "run", "--force", "--jobs", "2"]
     env = {**os.environ, **FAST_ENV}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(3)  # well inside the extract of the first sources
+    for _ in range(600):  # inside the run: the first new source's extraction is written, most work is to come
+        if list(root.glob(f"extracted/local_[{names}]/tables.json")) or process.poll() is not None:
+            break
+        time.sleep(0.05)
     started = time.monotonic()
     process.send_signal(signum)  # to the main process alone: it must stop its workers itself
     _, stderr = process.communicate(timeout=30)
@@ -233,5 +237,5 @@ def test_an_interrupt_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_
     assert stderr == "litaudit: error: interrupted; stored files are intact, re-run to resume\n"
     assert litaudit(root, "run").exit_code == 1
     assert not [p for p in root.rglob(".*") if p.name.endswith((".tmp", ".part"))]
-    for sid in ["local:a", "local:b", "local:c", SID]:
+    for sid in [*(f"local:{name}" for name in names), SID]:
         assert set(states(root, sid).values()) == {"done"}, sid
