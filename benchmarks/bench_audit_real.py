@@ -101,11 +101,11 @@ def run_set(name: str, pdfs: list[Path], jobs: int) -> Path:
     """Fetch the PDFs not fetched yet into the set's workspace, run the stages not up to date, audit again;
     a workspace made by other code is made again."""
     workspace = WORK_DIR / name
-    made_by = workspace / ".code.sha256"
-    if workspace.is_dir() and (not made_by.is_file() or made_by.read_text() != code_digest()):
+    made_by, code = workspace / ".code.sha256", code_digest()
+    if workspace.is_dir() and (not made_by.is_file() or made_by.read_text() != code):
         shutil.rmtree(workspace)
     workspace.mkdir(parents=True, exist_ok=True)
-    made_by.write_text(code_digest())
+    made_by.write_text(code)
     for pdf in pdfs:
         if not (workspace / "sources" / f"local_{pdf.stem}" / "source.json").exists():
             _litaudit(workspace, "fetch", "--file", str(pdf), "--id", f"local:{pdf.stem}")
