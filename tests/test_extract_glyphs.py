@@ -23,12 +23,15 @@ GOLD_DEV2 = Path(__file__).resolve().parents[1] / "benchmarks" / "gold_dev2"
 CROSS = b"600 0 50 50 550 550 d1 50 280 500 60 re f 270 50 60 500 re f"  # a cross: text unknown
 
 
-def _type3_pdf(path: Path, glyph: bytes) -> Path:
-    """'4.9 x 10', then glyph code 2 of a Type3 font (no unicode), then a raised '5', then 'next'."""
+def _type3_pdf(path: Path, glyph: bytes, sideways: bool = False) -> Path:
+    """'4.9 x 10', then glyph code 2 of a Type3 font (no unicode), then a raised '5', then 'next'; ``sideways``
+    turns it a quarter turn counter-clockwise (reading bottom to top, as a table set sideways)."""
     content = (  # Helvetica '4.9 x 10' at 10 pt is 35.58 pt wide: the exponent starts right after it
         b"BT /F1 10 Tf 50 100 Td (4.9 x 10) Tj ET BT /F2 7 Tf 86 104 Td <02> Tj /F1 7 Tf (5) Tj ET "
         b"BT /F1 10 Tf 150 100 Td (next) Tj ET"
     )
+    if sideways:
+        content = b"q 0 1 -1 0 250 0 cm " + content + b" Q"
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -69,6 +72,14 @@ def test_a_flat_glyph_without_unicode_is_a_minus_and_the_text_after_it_stays_in_
     assert "".join(c.text for c in chars) == "4.9x10-5next"
     five = next(c for c in chars if c.text == "5")
     assert five.x0 > next(c for c in chars if c.text == "-").x1 - 0.5  # each text sits on its own glyph box
+
+
+def test_a_flat_glyph_without_unicode_set_sideways_is_a_minus_too(tmp_path: Path) -> None:
+    chars = _chars(_type3_pdf(tmp_path / "bar.pdf", BAR, sideways=True))
+    assert "".join(c.text for c in chars) == "4.9x10-5next"
+    assert chars[0].turn == 90
+    cross = _chars(_type3_pdf(tmp_path / "cross.pdf", CROSS, sideways=True))
+    assert "".join(c.text for c in cross) == f"4.9x10{UNKNOWN}5next"
 
 
 def test_an_unknown_glyph_is_marked_not_dropped(tmp_path: Path) -> None:

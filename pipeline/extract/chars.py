@@ -269,14 +269,16 @@ def _font_of(text_object: int) -> int:
 
 
 def _unmapped_glyph(raw: object, i: int) -> str:
-    """A glyph without unicode whose ink is a flat horizontal bar is a minus (or a hyphen); another glyph
-    with ink is UNKNOWN (never dropped: '10' + unknown + '5' must not read as 105); one without ink
-    is left out."""
+    """A glyph without unicode whose ink is a flat bar along its line of text is a minus (or a hyphen);
+    another glyph with ink is UNKNOWN (never dropped: '10' + unknown + '5' must not read as 105); one without
+    ink is left out. Measured along the text's direction: in a table set sideways the bar stands upright."""
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     pdfium_c.FPDFText_GetCharBox(raw, i, left, right, bottom, top)
     width, height = right.value - left.value, top.value - bottom.value
     if width <= 0 or height <= 0:
         return ""
+    if abs(math.sin(pdfium_c.FPDFText_GetCharAngle(raw, i))) > 0.7:
+        width, height = height, width
     return "-" if height <= 0.6 * width else UNKNOWN  # a hyphen bar is about twice as wide as it is thick
 
 
