@@ -297,7 +297,7 @@ class Cell:
     def printed(cls, row: int, col: int, text: str, kind: str = "body", reads: str = "", **fields: Any) -> Cell:
         """A cell whose value, spread, percent sign and marks are read from its text by the one number
         grammar (``pipeline.numbers``); a header cell keeps its marks only. ``reads`` is the text to read
-        where it differs from the printed one (a raised exponent marked, see ``exponent_text``)."""
+        where it differs from the printed one (a raised exponent marked, see ``mark_raised_tail``)."""
         number = parse_number(reads or text)
         marks = list(number.marks) if number is not None else trailing_marks(text)
         if number is not None and kind != "header":

@@ -16,7 +16,7 @@ from papers.extra_features import render_unnamed_bold
 from pipeline.extract.chars import UNKNOWN, Char, open_page, open_pdf, read_chars, read_graphics
 from pipeline.extract.document import extract_tables
 from pipeline.extract.words import build_words, join_words, raised_tail
-from pipeline.numbers import exponent_text, parse_number
+from pipeline.numbers import mark_raised_tail, parse_number
 
 BAR = b"600 0 50 230 550 290 d1 50 230 500 60 re f"  # a flat bar: how a minus looks
 GOLD_DEV2 = Path(__file__).resolve().parents[1] / "benchmarks" / "gold_dev2"
@@ -95,7 +95,7 @@ def test_a_raised_exponent_joins_its_number_and_is_read_as_a_power_of_ten(tmp_pa
     assert raised_tail(value) == "-5"
     cell = join_words(words[:-1])
     assert cell == "4.9 x 10-5"
-    number = parse_number(exponent_text(cell, raised_tail(words[:-1])))
+    number = parse_number(mark_raised_tail(cell, raised_tail(words[:-1])))
     assert number is not None and number.value == Fraction(49, 10**6)
 
 

@@ -15,7 +15,7 @@ from pipeline.audit.tableview import view_table
 from pipeline.model import Cell, Table
 from pipeline.numbers import (
     Interval,
-    exponent_text,
+    mark_raised_tail,
     interval_mean,
     interval_sum,
     is_numeric,
@@ -158,12 +158,12 @@ def test_a_header_keeps_its_marks_and_no_value() -> None:
     ],
 )
 def test_powers_of_ten_are_read_only_when_the_exponent_is_raised(text: str, raised: str, value: str | None) -> None:
-    number = parse_number(exponent_text(text, raised))
+    number = parse_number(mark_raised_tail(text, raised))
     assert (number.value if number else None) == (Fraction(value) if value else None)
 
 
 def test_a_raised_footnote_digit_is_kept_as_the_cell_s_mark() -> None:
-    cell = Cell.printed(3, 3, "0.701", reads=exponent_text("0.701", "1"))
+    cell = Cell.printed(3, 3, "0.701", reads=mark_raised_tail("0.701", "1"))
     assert (cell.value, cell.marks) == (0.7, ["^{1}"])
 
 
@@ -303,6 +303,6 @@ def test_the_docs_table_of_printed_forms_is_the_grammars() -> None:
 
 def test_the_audit_reads_a_cell_as_extraction_read_it() -> None:
     table = Table.from_grid([["Group", "p"], ["Trust AI", "0.70"]])
-    table.cells[-1] = Cell.printed(1, 1, "0.701", reads=exponent_text("0.701", "1"))
+    table.cells[-1] = Cell.printed(1, 1, "0.701", reads=mark_raised_tail("0.701", "1"))
     assert view_table(table).numbers[(1, 1)].value == Fraction(7, 10)
     assert Cell.from_dict(table.cells[-1].to_dict()).reading == "0.70^{1}"

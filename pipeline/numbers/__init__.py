@@ -7,7 +7,7 @@ the same number to every other stage.
 from pipeline.numbers.glyphs import decode_glyph, normalise
 from pipeline.numbers.grammar import (
     PrintedNumber,
-    exponent_text,
+    mark_raised_tail,
     is_numeric,
     is_placeholder,
     looks_numeric,
@@ -20,7 +20,7 @@ __all__ = [
     "Interval",
     "PrintedNumber",
     "decode_glyph",
-    "exponent_text",
+    "mark_raised_tail",
     "fmt_number",
     "interval_mean",
     "interval_sum",

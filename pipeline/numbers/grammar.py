@@ -1,7 +1,7 @@
 """The one grammar of a number printed in a results table: value, spread, percent, magnitude, marks.
 
     0.851   88.55 ± 0.04   67.3 (1.2)   45.2 [±1.1]   12.5%   −0.05   10,747.5   1e-5   40.3B   0.91*   0.75^a
-    4.9 × 10^-5 (the exponent printed raised, see ``exponent_text``)
+    4.9 × 10^-5 (the exponent printed raised, see ``mark_raised_tail``)
 
 The value is exact (a Fraction of the printed digits) and keeps its printed precision, so the audit can ask
 which true values the printed text stands for (``PrintedNumber.interval``) and extraction stores the same
@@ -152,7 +152,7 @@ def trailing_marks(text: str) -> list[str]:
     return marks[::-1]
 
 
-def exponent_text(text: str, raised: str) -> str:
+def mark_raised_tail(text: str, raised: str) -> str:
     """The cell text with its raised tail marked: an exponent after '10' ('2.3 · 1019', raised '19' ->
     '2.3 · 10^19'), else raised digits after a number are a footnote mark ('0.411', raised '1' -> '0.41^{1}').
     Printed superscripts lose their height in the text, and neither '1019' nor '0.411' is the number meant."""
