@@ -15,12 +15,12 @@ from pipeline.audit.tableview import view_table
 from pipeline.model import Cell, Table
 from pipeline.numbers import (
     Interval,
-    mark_raised_tail,
     interval_mean,
     interval_sum,
     is_numeric,
     is_placeholder,
     looks_numeric,
+    mark_raised_tail,
     normalise,
     parse_number,
 )

@@ -11,7 +11,7 @@ from pipeline.extract.structure import Grid
 from pipeline.extract.style import is_bold, is_italic, is_underlined
 from pipeline.extract.words import join_words, raised_tail
 from pipeline.model import Cell, Locator, Table, panel_mark
-from pipeline.numbers import mark_raised_tail, is_numeric, parse_number
+from pipeline.numbers import is_numeric, mark_raised_tail, parse_number
 
 
 def stub_columns(grid: Grid) -> int:

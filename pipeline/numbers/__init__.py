@@ -7,10 +7,10 @@ the same number to every other stage.
 from pipeline.numbers.glyphs import decode_glyph, normalise
 from pipeline.numbers.grammar import (
     PrintedNumber,
-    mark_raised_tail,
     is_numeric,
     is_placeholder,
     looks_numeric,
+    mark_raised_tail,
     parse_number,
     trailing_marks,
 )
@@ -20,13 +20,13 @@ __all__ = [
     "Interval",
     "PrintedNumber",
     "decode_glyph",
-    "mark_raised_tail",
     "fmt_number",
     "interval_mean",
     "interval_sum",
     "is_numeric",
     "is_placeholder",
     "looks_numeric",
+    "mark_raised_tail",
     "normalise",
     "parse_number",
     "trailing_marks",
