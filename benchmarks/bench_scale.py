@@ -2,7 +2,7 @@
 LocalCluster of 2 workers; papers/s, pages/s, peak RSS of the largest process, the cost per paper as N
 grows (it must stay flat: the cost curve is linear) and whether every executor wrote the same bytes.
 
-    python benchmarks/bench_scale.py [--sizes 50,200,1000]
+    python benchmarks/bench_scale.py [--sizes 50,200,1000] [--executors serial,jobs,dask]
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ EXECUTORS = {
     "--jobs 2": ["--jobs", "2"],
     "dask, 2 workers": ["--executor", "dask", "--jobs", "2"],
 }
+CHOICES = dict(zip(("serial", "jobs", "dask"), EXECUTORS, strict=True))  # --executors names
 
 
 @dataclass
@@ -102,8 +103,10 @@ def measure(base: Path, n: int, pages: int, name: str, options: list[str], scrat
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="50,200,1000", help="numbers of papers, comma-separated")
+    parser.add_argument("--executors", default="serial,jobs,dask", help="which to run: serial, jobs, dask")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    chosen = {CHOICES[name]: EXECUTORS[CHOICES[name]] for name in args.executors.split(",")}
     rows: list[Timing] = []
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         scratch = Path(tmp)
@@ -111,13 +114,13 @@ def main() -> int:
         for n in sizes:
             base = scratch / f"base{n}"
             pages = workspace(base, papers, n)
-            for name, options in EXECUTORS.items():
+            for name, options in chosen.items():
                 rows.append(measure(base, n, pages, name, options, scratch))
                 print(_line(rows[-1]), flush=True)
             shutil.rmtree(base)
     print()
     print("cost per paper as N grows, per executor, wall s / CPU s (flat = linear cost curve):")
-    for name in EXECUTORS:
+    for name in chosen:
         mine = [r for r in rows if r.executor == name]
         print(
             f"  {name:<16} "
