@@ -106,7 +106,10 @@ def main() -> int:
     parser.add_argument("--executors", default="serial,jobs,dask", help="which to run: serial, jobs, dask")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    chosen = {CHOICES[name]: EXECUTORS[CHOICES[name]] for name in args.executors.split(",")}
+    names = args.executors.split(",")
+    if unknown := set(names) - set(CHOICES):
+        parser.error(f"--executors: unknown {', '.join(sorted(unknown))} (serial, jobs, dask)")
+    chosen = {CHOICES[name]: EXECUTORS[CHOICES[name]] for name in names}
     rows: list[Timing] = []
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         scratch = Path(tmp)
