@@ -13,6 +13,7 @@ from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
+from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, cut_before_figure, figure_reasons
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
 from pipeline.extract.outlines import outline_region
@@ -115,9 +116,20 @@ def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) ->
             for panel in split_panels(region):
                 table = table_from_region(page.layout, panel, len(tables), sha, settings)
                 if table is not None:
-                    tables.append(table)
+                    tables.append(_doubted(table, page.layout, panel))
         pages.release(i)
     return tables, figures
+
+
+def _doubted(table: Table, layout: PageLayout, region: Region) -> Table:
+    """A captioned table drawn like a figure is kept (its caption names a table) but under the audit's
+    needs-check bar, with why; only strong signals count against a caption."""
+    captioned = region.caption is not None and region.lines  # (glyphs drawn as outlines are no figure's marks)
+    reasons = figure_reasons(layout, region.bbox, STRONG_SIGNALS) if captioned else []
+    if reasons:
+        table.confidence = min(table.confidence, FIGURE_LIKE_CONFIDENCE)
+        table.notes.append(f"drawn like a figure ({'; '.join(reasons)}): kept for its caption, to be checked")
+    return table
 
 
 def _caption_scores(page: Page) -> list[tuple[float, float]]:
@@ -134,14 +146,24 @@ def page_regions(
     options = [_options(layout, caption, score, settings) for caption, score in zip(page.captions, scores, strict=True)]
     chosen = settle_page(options, preferred, scores)
     drawn = [outline_region(layout, c) for c, region in zip(page.captions, chosen, strict=True) if region is None]
-    regions = [region for region in [*chosen, *drawn] if region is not None]
+    regions = [_short_of_figure(layout, region) for region in [*chosen, *drawn] if region is not None]
     figures: list[Figure] = []
     if settings.find_uncaptioned:
         regions += find_ruled_regions(layout, regions)
         regions += find_whitespace_regions(layout, regions)
-        figures = [figure for r in regions if (figure := _as_figure(r, layout)) is not None]
-        regions = [r for r in regions if r.caption or _free_standing(r, layout)]
+        kept = []
+        for region in regions:
+            figure = _as_figure(region, layout)
+            if figure is not None:
+                figures.append(figure)
+            elif region.caption or _free_standing(region, layout):
+                kept.append(region)
+        regions = kept
     return sorted(_distinct(regions), key=lambda r: (r.top, r.x0)), figures
+
+
+def _short_of_figure(layout: PageLayout, region: Region) -> Region:
+    return (cut_before_figure(layout, region) if region.lines else None) or region
 
 
 def _distinct(regions: list[Region]) -> list[Region]:
@@ -205,14 +227,19 @@ def _figure_caption_near(region: Region, layout: PageLayout, beside_only: bool =
 
 
 def _as_figure(region: Region, layout: PageLayout) -> Figure | None:
-    """An uncaptioned region in the body band right above or below a figure caption, kept as a figure and
-    why (one that holds the caption runs on into the text around the figure: it is set aside unnamed)."""
+    """An uncaptioned region in the body band right above or below a figure caption, or drawn like a figure
+    (figures.py), kept as a figure and why (one that holds a figure caption runs on into the text around
+    the figure: it is set aside unnamed)."""
     inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
-    caption = _figure_caption_near(region, layout, beside_only=True) if region.caption is None and inside else None
-    if caption is None:
+    if region.caption is not None or not inside:
+        return None
+    caption = _figure_caption_near(region, layout, beside_only=True)
+    beside = [f"aligned text beside the figure caption '{caption[:40]}'"] if caption is not None else []
+    reasons = beside + figure_reasons(layout, region.bbox)
+    if not reasons:
         return None
     box = tuple(round(v, 2) for v in page_box(region.bbox, layout.content))
-    reason = f"aligned text beside the figure caption '{caption[:40]}': part of that figure, not a table"
+    reason = "; ".join(reasons) + ": part of a figure, not a table"
     return Figure(page=layout.number, bbox=box, reason=reason)  # type: ignore[arg-type]
 
 

@@ -1,0 +1,248 @@
+"""Regions that are figures, not tables, told by what is drawn in them (images, vector marks, filled tiles,
+axis ticks) and by how their words sit (short labels scattered rather than set in rows and columns). Each
+signal that fires says why in words; the drawing comes from the one walk over the page's objects that also
+finds its rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from statistics import median
+
+from pipeline.extract.chars import Rule
+from pipeline.extract.layout import PageLayout, fragments
+from pipeline.extract.regions import Region
+from pipeline.extract.words import Line, Word
+from pipeline.numbers import parse_number
+
+Box = tuple[float, float, float, float]
+Signal = Callable[[PageLayout, Box], str | None]
+
+IMAGE_SHARE = 0.3  # an image under this share of a region is a figure (a logo or an icon in a cell is less)
+BACKGROUND_SHARE = 0.8  # an image over this share of the page is its background or a scan, not a figure
+MIN_MARKS = 10  # curves, slanted strokes and markers off the text rows: a plot's ink (a table draws none)
+MARKS_PER_WORD = 0.5  # ... and at least this many per word in the region
+MIN_TILES = 12  # filled boxes of one size abutting in a grid of at least 3 x 3 places: a heat map
+MIN_TICKED = 3  # evenly spaced numeric labels, each with a tick or grid line at it: an axis
+MIN_LABELS = 6  # short labels, too few of them in rows and columns: labels scattered over a drawing
+ALIGNED_SHARE = 0.3
+CUT_INK_SHARE = 0.05  # a table cut off a figure drawn against it keeps at most this share of the ink
+FIGURE_LIKE_CONFIDENCE = 0.4  # a captioned table drawn like a figure: under the audit's needs-check bar (0.5)
+
+
+def _area(box: Box) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _centred_in(item: Rule, box: Box) -> bool:
+    return box[0] <= item.x <= box[2] and box[1] <= item.y <= box[3]
+
+
+def _bounds(rule: Rule) -> Box:
+    return (rule.x0, rule.top, rule.x1, rule.bottom)
+
+
+def image_cover(layout: PageLayout, box: Box) -> str | None:
+    """Raster images under the region: a photograph, a screenshot or a plot pasted as a picture."""
+    page = layout.content.width * layout.content.height
+    images = [_bounds(im) for im in layout.content.images if _area(_bounds(im)) < BACKGROUND_SHARE * page]
+    share = min(1.0, sum(_overlap(im, box) for im in images) / max(_area(box), 1e-6))
+    return f"an image covers {share:.0%} of it" if share >= IMAGE_SHARE else None
+
+
+def vector_marks(layout: PageLayout, box: Box) -> str | None:
+    """Curves, slanted strokes and markers drawn off the text rows (a symbol in a table's row is on one)."""
+    marks = [m for m in layout.content.marks if _centred_in(m, box)]
+    words = layout.words_in(*box)
+    rows = [(w.top, w.bottom) for w in words]
+    small = 1.5 * layout.body_size
+    dotted = _dotted(marks)
+    ink = [
+        m
+        for m in marks
+        if id(m) not in dotted and (m.length > small or not any(top <= m.y <= bottom for top, bottom in rows))
+    ]
+    if len(ink) < max(MIN_MARKS, MARKS_PER_WORD * len(words)):
+        return None
+    return f"{len(ink)} vector marks (curves, slanted strokes, markers) against {len(words)} words"
+
+
+def _dotted(marks: list[Rule]) -> set[int]:
+    """Tiny marks five or more to a line: a dotted rule, not a plot."""
+    dots = [m for m in marks if m.length <= 2.0]
+    rows = Counter(round(m.y) for m in dots)
+    return {id(m) for m in dots if rows[round(m.y)] >= 5}
+
+
+def filled_tiles(layout: PageLayout, box: Box) -> str | None:
+    """Filled boxes of one size abutting each other in a grid of three or more rows and columns: a heat map
+    (a table shades bands or a few cells, of the widths of its columns)."""
+    fills = [f for f in layout.content.fills if _centred_in(f, box) and min(f.x1 - f.x0, f.bottom - f.top) >= 4]
+    if len(fills) < MIN_TILES:
+        return None
+    width, height = median(f.x1 - f.x0 for f in fills), median(f.bottom - f.top for f in fills)
+    tiles = [
+        f for f in fills if abs(f.x1 - f.x0 - width) <= 0.15 * width and abs(f.bottom - f.top - height) <= 0.15 * height
+    ]
+    abutting = [t for t in tiles if any(_abut(t, u) for u in tiles if u is not t)]
+    columns, rows = {round(t.x0) for t in abutting}, {round(t.top) for t in abutting}
+    full = len(abutting) >= 0.6 * len(columns) * len(rows)  # a grid filled with tiles, not markers strewn about
+    if len(abutting) < MIN_TILES or len(columns) < 3 or len(rows) < 3 or not full:
+        return None
+    return f"{len(abutting)} filled tiles of one size abutting in a {len(rows)} x {len(columns)} grid (a heat map)"
+
+
+def _abut(a: Rule, b: Rule) -> bool:
+    across = min(a.bottom, b.bottom) - max(a.top, b.top) > 0.5 * (a.bottom - a.top)
+    along = min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 * (a.x1 - a.x0)
+    side = abs(a.x1 - b.x0) <= 1.0 or abs(b.x1 - a.x0) <= 1.0
+    stacked = abs(a.bottom - b.top) <= 1.0 or abs(b.bottom - a.top) <= 1.0
+    return (across and side) or (along and stacked)
+
+
+def axis_ticks(layout: PageLayout, box: Box) -> str | None:
+    """A run of evenly spaced numbers with evenly stepped values (0 0.2 0.4 ...), each with a tick or a grid
+    line at it: an axis (a table's numbers have no stroke through their middles)."""
+    numbers = [(w, float(n.value)) for w in layout.words_in(*box) if (n := parse_number(w.text)) is not None]
+    pieces = [*layout.content.ticks, *(r for r in layout.content.rules if _centred_in(r, _grown(box, 15)))]
+    for across in (True, False):
+        for run in _runs(numbers, across):
+            ticked = [w for w, _ in run if _ticked(w, pieces, across)]
+            if len(ticked) >= MIN_TICKED and len(ticked) >= 0.7 * len(run):
+                labels = " ".join(w.text for w, _ in run)
+                return f"axis ticks: {labels} evenly spaced, a tick at each"
+    return None
+
+
+def _grown(box: Box, pad: float) -> Box:
+    return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+
+
+def _runs(numbers: list[tuple[Word, float]], across: bool) -> list[list[tuple[Word, float]]]:
+    """Runs of three or more labels along one line (``across``: one baseline; else one right, left or centre
+    edge), at a constant pitch, whose values step evenly (a linear axis) or by one factor (a log axis)."""
+    groups: dict[tuple[str, int], list[tuple[Word, float]]] = {}
+    for w, value in numbers:
+        keys = [("base", round(w.baseline))] if across else [("x1", round(w.x1)), ("x0", round(w.x0))]
+        for key in keys:
+            groups.setdefault(key, []).append((w, value))
+    runs = []
+    for group in groups.values():
+        ordered = sorted(group, key=lambda item: item[0].center_x if across else item[0].middle)
+        run: list[tuple[Word, float]] = []
+        for item in ordered:
+            if _extends(run, item, across):
+                run.append(item)
+                continue
+            runs += [run] if len(run) >= 3 else []
+            run = [run[-1], item]
+        runs += [run] if len(run) >= 3 else []
+    return runs
+
+
+def _extends(run: list[tuple[Word, float]], item: tuple[Word, float], across: bool) -> bool:
+    if len(run) < 2:
+        return True
+    (a, va), (b, vb), (c, vc) = run[-2], run[-1], item
+
+    def at(w: Word) -> float:
+        return w.center_x if across else w.middle
+
+    pitch, step = at(b) - at(a), at(c) - at(b)
+    even = pitch > 0 and abs(step - pitch) <= 0.1 * pitch + 1.0
+    linear = vb != va and abs((vc - vb) - (vb - va)) <= 0.02 * abs(vb - va)
+    factor = va != 0 and vb != 0 and vb / va > 0 and abs(vc / vb - vb / va) <= 0.02 * abs(vb / va)
+    return even and (linear or factor)
+
+
+def _ticked(w: Word, pieces: list[Rule], across: bool) -> bool:
+    """A stroke across the label's axis line at its centre, starting right by the label: under or over a
+    label on a horizontal axis, beside one on a vertical axis."""
+    reach = 6.0 + 0.5 * w.size
+    if across:
+        return any(
+            not p.horizontal
+            and abs(p.x - w.center_x) <= max(1.5, 0.15 * w.size)
+            and (0 <= w.top - p.bottom <= reach or 0 <= p.top - w.bottom <= reach)
+            for p in pieces
+        )
+    return any(
+        p.horizontal
+        and abs(p.y - w.middle) <= 0.3 * w.size
+        and (-1 <= p.x0 - w.x1 <= reach or -1 <= w.x0 - p.x1 <= reach)
+        for p in pieces
+    )
+
+
+def scattered_labels(layout: PageLayout, box: Box) -> str | None:
+    """Short labels of which few share a row with another and a column with another (a table's cells do)."""
+    lines = [ln for ln in layout.column_lines if _centred_in(Rule(ln.x0, ln.top, ln.x1, ln.bottom), box)]
+    pieces = [(n, p) for n, ln in enumerate(lines) for p in fragments(ln)]
+    short = [(n, p) for n, p in pieces if len(p.words) <= 4]
+    if len(short) < MIN_LABELS or len(short) < 0.8 * len(pieces):
+        return None
+    per_line = Counter(n for n, _ in pieces)
+    aligned = sum(
+        per_line[n] >= 2
+        and any(
+            m != n and (abs(p.x0 - q.x0) < 2 or abs(p.x1 - q.x1) < 2 or abs((p.x0 + p.x1 - q.x0 - q.x1) / 2) < 2)
+            for m, q in pieces
+        )
+        for n, p in short
+    )
+    if aligned >= ALIGNED_SHARE * len(short):
+        return None
+    return f"{len(short)} short labels, {aligned} of them in a row and a column with others"
+
+
+FIGURE_SIGNALS: dict[str, Signal] = {
+    "image": image_cover,
+    "vector marks": vector_marks,
+    "filled tiles": filled_tiles,
+    "axis ticks": axis_ticks,
+    "scattered labels": scattered_labels,
+}
+STRONG_SIGNALS = ("image", "vector marks", "axis ticks")  # enough to doubt a region under a table caption
+
+
+def figure_reasons(layout: PageLayout, box: Box, signals: tuple[str, ...] = tuple(FIGURE_SIGNALS)) -> list[str]:
+    """Why the region at ``box`` looks like (part of) a figure: one reason per signal that fires."""
+    return [reason for name in signals if (reason := FIGURE_SIGNALS[name](layout, box)) is not None]
+
+
+def cut_before_figure(layout: PageLayout, region: Region) -> Region | None:
+    """A captioned region whose walk ran on from its table into a figure set right against it (no gap or
+    prose stopped it): cut at the widest gap between two of its lines with almost none of the figure's ink on
+    the caption's side, the part beyond drawn like a figure and the part before not."""
+    if not figure_reasons(layout, region.bbox, STRONG_SIGNALS):
+        return None
+    below = region.caption_position == "above"  # the caption above the table: the table runs down from it
+    lines = sorted(region.lines, key=lambda ln: ln.top, reverse=not below)
+    content = layout.content
+    ink = [i.y for i in [*content.marks, *content.ticks, *content.images] if _centred_in(i, region.bbox)]
+    cuts = []
+    for n in range(2, len(lines)):
+        part, rest = lines[:n], lines[n:]
+        edge = (part[-1].bottom + rest[0].top) / 2 if below else (part[-1].top + rest[0].bottom) / 2
+        if sum((y < edge) == below for y in ink) <= CUT_INK_SHARE * len(ink):
+            gap = rest[0].top - part[-1].bottom if below else part[-1].top - rest[0].bottom
+            cuts.append((round(gap, 1), n, edge))
+    for _, n, edge in sorted(cuts, key=lambda cut: (-cut[0], cut[1])):  # the widest gap first, then the first
+        part, rest = lines[:n], lines[n:]
+        beyond = figure_reasons(layout, _box(rest), STRONG_SIGNALS)
+        if beyond and not figure_reasons(layout, _box(part), STRONG_SIGNALS):
+            rules = [r for r in region.rules if (r.y <= edge if below else r.y >= edge)]
+            x0, top, x1, bottom = _box([*part, *rules])
+            note = f"ends where a figure drawn against it begins ({'; '.join(beyond)})"
+            notes = [*region.notes, note]
+            return replace(region, x0=x0, top=top, x1=x1, bottom=bottom, lines=part, rules=rules, notes=notes)
+    return None
+
+
+def _box(items: Sequence[Line | Rule]) -> Box:
+    return (min(i.x0 for i in items), min(i.top for i in items), max(i.x1 for i in items), max(i.bottom for i in items))
