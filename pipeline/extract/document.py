@@ -13,7 +13,13 @@ from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
-from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, cut_before_figure, figure_reasons
+from pipeline.extract.figures import (
+    FIGURE_LIKE_CONFIDENCE,
+    STRONG_SIGNALS,
+    cut_before_figure,
+    figure_reasons,
+    split_beside_figure,
+)
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
 from pipeline.extract.outlines import outline_region
@@ -153,10 +159,15 @@ def page_regions(
         regions += find_whitespace_regions(layout, regions)
         kept = []
         for region in regions:
-            figure = _as_figure(region, layout)
-            if figure is not None:
-                figures.append(figure)
-            elif region.caption or _free_standing(region, layout):
+            reasons = _figure_reasons(region, layout)
+            beside = split_beside_figure(layout, region) if reasons and not _by_figure(region, layout) else None
+            if beside is not None:  # a table beside a chart: the table kept, the chart set apart
+                region, figure_box = beside
+                figures.append(_figure(layout, figure_box, figure_reasons(layout, figure_box)))
+            elif reasons:
+                figures.append(_figure(layout, region.bbox, reasons))
+                continue
+            if region.caption or _free_standing(region, layout):
                 kept.append(region)
         regions = kept
     return sorted(_distinct(regions), key=lambda r: (r.top, r.x0)), figures
@@ -226,21 +237,25 @@ def _figure_caption_near(region: Region, layout: PageLayout, beside_only: bool =
     )
 
 
-def _as_figure(region: Region, layout: PageLayout) -> Figure | None:
-    """An uncaptioned region in the body band right above or below a figure caption, or drawn like a figure
-    (figures.py), kept as a figure and why (one that holds a figure caption runs on into the text around
-    the figure: it is set aside unnamed)."""
+def _figure_reasons(region: Region, layout: PageLayout) -> list[str]:
+    """Why an uncaptioned region in the body band is (part of) a figure: it lies right above or below a figure
+    caption, or it is drawn like a figure (figures.py). One that holds a figure caption runs on into the text
+    around the figure: it is set aside unnamed, by _free_standing."""
     inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
     if region.caption is not None or not inside:
-        return None
+        return []
     caption = _figure_caption_near(region, layout, beside_only=True)
     beside = [f"aligned text beside the figure caption '{caption[:40]}'"] if caption is not None else []
-    reasons = beside + figure_reasons(layout, region.bbox)
-    if not reasons:
-        return None
-    box = tuple(round(v, 2) for v in page_box(region.bbox, layout.content))
+    return beside + figure_reasons(layout, region.bbox)
+
+
+def _figure(layout: PageLayout, box: tuple[float, float, float, float], reasons: list[str]) -> Figure:
+    x0, top, x1, bottom = box
+    width, height = layout.content.width, layout.content.height  # (a figure's clipped paths run off the page)
+    on_page = (max(x0, 0.0), max(top, 0.0), min(x1, width), min(bottom, height))
+    shown = tuple(round(v, 2) for v in page_box(on_page, layout.content))
     reason = "; ".join(reasons) + ": part of a figure, not a table"
-    return Figure(page=layout.number, bbox=box, reason=reason)  # type: ignore[arg-type]
+    return Figure(page=layout.number, bbox=shown, reason=reason)  # type: ignore[arg-type]
 
 
 def table_from_region(

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from statistics import median
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.chars import PageContent, Rule
 from pipeline.extract.layout import PageLayout, fragments
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line, Word
@@ -21,12 +21,15 @@ Signal = Callable[[PageLayout, Box], str | None]
 
 IMAGE_SHARE = 0.3  # an image under this share of a region is a figure (a logo or an icon in a cell is less)
 BACKGROUND_SHARE = 0.8  # an image over this share of the page is its background or a scan, not a figure
+EDGE_TO_EDGE = 0.95  # ... and so is one that spans the page's width or height (a page background in strips)
 MIN_MARKS = 10  # curves, slanted strokes and markers off the text rows: a plot's ink (a table draws none)
 MARKS_PER_WORD = 0.5  # ... and at least this many per word in the region
 MIN_TILES = 12  # filled boxes of one size abutting in a grid of at least 3 x 3 places: a heat map
+MIN_SHADES = 4  # ... in this many colours (a table shades its header or every other row in one or two)
 MIN_TICKED = 3  # evenly spaced numeric labels, each with a tick or grid line at it: an axis
 MIN_LABELS = 6  # short labels, too few of them in rows and columns: labels scattered over a drawing
 ALIGNED_SHARE = 0.3
+SIDE_INK_SHARE = 0.1  # a table cut from a figure beside it holds at most this share of the drawn area
 CUT_INK_SHARE = 0.05  # a table cut off a figure drawn against it keeps at most this share of the ink
 FIGURE_LIKE_CONFIDENCE = 0.4  # a captioned table drawn like a figure: under the audit's needs-check bar (0.5)
 
@@ -49,10 +52,15 @@ def _bounds(rule: Rule) -> Box:
 
 def image_cover(layout: PageLayout, box: Box) -> str | None:
     """Raster images under the region: a photograph, a screenshot or a plot pasted as a picture."""
-    page = layout.content.width * layout.content.height
-    images = [_bounds(im) for im in layout.content.images if _area(_bounds(im)) < BACKGROUND_SHARE * page]
+    images = [_bounds(im) for im in layout.content.images if not _background(im, layout.content)]
     share = min(1.0, sum(_overlap(im, box) for im in images) / max(_area(box), 1e-6))
     return f"an image covers {share:.0%} of it" if share >= IMAGE_SHARE else None
+
+
+def _background(image: Rule, content: PageContent) -> bool:
+    width, height = image.x1 - image.x0, image.bottom - image.top
+    edge_to_edge = width >= EDGE_TO_EDGE * content.width or height >= EDGE_TO_EDGE * content.height
+    return edge_to_edge or width * height >= BACKGROUND_SHARE * content.width * content.height
 
 
 def vector_marks(layout: PageLayout, box: Box) -> str | None:
@@ -80,8 +88,8 @@ def _dotted(marks: list[Rule]) -> set[int]:
 
 
 def filled_tiles(layout: PageLayout, box: Box) -> str | None:
-    """Filled boxes of one size abutting each other in a grid of three or more rows and columns: a heat map
-    (a table shades bands or a few cells, of the widths of its columns)."""
+    """Filled boxes of one size and many shades abutting each other in a grid of three or more rows and
+    columns: a heat map (a table shades its header, or every other row, in one or two colours)."""
     fills = [f for f in layout.content.fills if _centred_in(f, box) and min(f.x1 - f.x0, f.bottom - f.top) >= 4]
     if len(fills) < MIN_TILES:
         return None
@@ -92,9 +100,11 @@ def filled_tiles(layout: PageLayout, box: Box) -> str | None:
     abutting = [t for t in tiles if any(_abut(t, u) for u in tiles if u is not t)]
     columns, rows = {round(t.x0) for t in abutting}, {round(t.top) for t in abutting}
     full = len(abutting) >= 0.6 * len(columns) * len(rows)  # a grid filled with tiles, not markers strewn about
-    if len(abutting) < MIN_TILES or len(columns) < 3 or len(rows) < 3 or not full:
+    shades = len({t.shade for t in abutting})
+    if len(abutting) < MIN_TILES or len(columns) < 3 or len(rows) < 3 or not full or shades < MIN_SHADES:
         return None
-    return f"{len(abutting)} filled tiles of one size abutting in a {len(rows)} x {len(columns)} grid (a heat map)"
+    grid = f"{len(rows)} x {len(columns)} grid"
+    return f"{len(abutting)} filled tiles of one size in {shades} shades abutting in a {grid} (a heat map)"
 
 
 def _abut(a: Rule, b: Rule) -> bool:
@@ -217,22 +227,28 @@ def figure_reasons(layout: PageLayout, box: Box, signals: tuple[str, ...] = tupl
 
 def cut_before_figure(layout: PageLayout, region: Region) -> Region | None:
     """A captioned region whose walk ran on from its table into a figure set right against it (no gap or
-    prose stopped it): cut at the widest gap between two of its lines with almost none of the figure's ink on
-    the caption's side, the part beyond drawn like a figure and the part before not."""
+    prose stopped it): cut between two of its lines with almost none of the figure's ink on the caption's
+    side, where the part beyond is drawn like a figure and the part before is not; at the table's last rule
+    before the ink if it has one there, else at the widest such gap."""
     if not figure_reasons(layout, region.bbox, STRONG_SIGNALS):
         return None
     below = region.caption_position == "above"  # the caption above the table: the table runs down from it
     lines = sorted(region.lines, key=lambda ln: ln.top, reverse=not below)
     content = layout.content
     ink = [i.y for i in [*content.marks, *content.ticks, *content.images] if _centred_in(i, region.bbox)]
-    cuts = []
+    ruled, open_cuts = [], []
     for n in range(2, len(lines)):
         part, rest = lines[:n], lines[n:]
-        edge = (part[-1].bottom + rest[0].top) / 2 if below else (part[-1].top + rest[0].bottom) / 2
-        if sum((y < edge) == below for y in ink) <= CUT_INK_SHARE * len(ink):
-            gap = rest[0].top - part[-1].bottom if below else part[-1].top - rest[0].bottom
-            cuts.append((round(gap, 1), n, edge))
-    for _, n, edge in sorted(cuts, key=lambda cut: (-cut[0], cut[1])):  # the widest gap first, then the first
+        near, far = (part[-1].bottom, rest[0].top) if below else (rest[0].bottom, part[-1].top)
+        edge = (near + far) / 2
+        if sum((y < edge) == below for y in ink) > CUT_INK_SHARE * len(ink):
+            continue
+        if any(near <= r.y <= far for r in region.rules):
+            ruled.append((n, edge))
+        else:
+            open_cuts.append((far - near, n, edge))
+    order = sorted(ruled, reverse=True) + [(n, edge) for _, n, edge in sorted(open_cuts, key=lambda c: (-c[0], c[1]))]
+    for n, edge in order:
         part, rest = lines[:n], lines[n:]
         beyond = figure_reasons(layout, _box(rest), STRONG_SIGNALS)
         if beyond and not figure_reasons(layout, _box(part), STRONG_SIGNALS):
@@ -246,3 +262,52 @@ def cut_before_figure(layout: PageLayout, region: Region) -> Region | None:
 
 def _box(items: Sequence[Line | Rule]) -> Box:
     return (min(i.x0 for i in items), min(i.top for i in items), max(i.x1 for i in items), max(i.bottom for i in items))
+
+
+def _drawn_share(layout: PageLayout, part: Box, figure: Box) -> float:
+    """The share of the figure's drawing (marks, images, and shading in the colours the figure's side uses,
+    by area) that lies in ``part``: a table's own shading, in colours of its own, does not count."""
+    content = layout.content
+    shades = {f.shade for f in content.fills if _centred_in(f, figure)}
+    fills = [f for f in content.fills if f.shade in shades]
+    whole = (min(part[0], figure[0]), min(part[1], figure[1]), max(part[2], figure[2]), max(part[3], figure[3]))
+    drawn = [_bounds(d) for d in [*fills, *content.images, *content.marks] if _centred_in(d, whole)]
+    total = sum(_area(_clip(d, whole)) for d in drawn)
+    return sum(_overlap(d, part) for d in drawn) / total if total > 0 else 0.0
+
+
+def _clip(box: Box, to: Box) -> Box:
+    return (max(box[0], to[0]), max(box[1], to[1]), min(box[2], to[2]), min(box[3], to[3]))
+
+
+def split_beside_figure(layout: PageLayout, region: Region) -> tuple[Region, Box] | None:
+    """An uncaptioned region that holds a table and a figure side by side (a chart beside its data): the side
+    not drawn like a figure, cut at a gutter that runs down through every line, and the figure's side; of
+    several such gutters, the one that leaves the table the most words. The figure's drawing must lie on its
+    side (a heat map's first columns are no table)."""
+    spans = sorted((w.x0, w.x1) for ln in region.lines for w in ln.words)
+    gutters, reach = [], spans[0][1] if spans else 0.0
+    for x0, x1 in spans[1:]:
+        if x0 > reach + 2:
+            gutters.append((reach + x0) / 2)
+        reach = max(reach, x1)
+    best: tuple[int, Region, Box] | None = None
+    for x in gutters:
+        for left in (True, False):
+            lines = [Line(ws) for ln in region.lines if (ws := [w for w in ln.words if (w.center_x < x) == left])]
+            part: Box = (region.x0, region.top, x, region.bottom) if left else (x, region.top, region.x1, region.bottom)
+            other: Box = (
+                (x, region.top, region.x1, region.bottom) if left else (region.x0, region.top, x, region.bottom)
+            )
+            words = sum(len(ln.words) for ln in lines)
+            if len(lines) < 2 or (best is not None and words <= best[0]):
+                continue
+            if _drawn_share(layout, part, other) > SIDE_INK_SHARE or figure_reasons(layout, _box(lines)):
+                continue
+            if not figure_reasons(layout, other):
+                continue
+            rules = [r for r in region.rules if part[0] - 2 <= r.x and r.x <= part[2] + 2]
+            note = "set beside a figure: cut at the gutter between them"
+            table = Region(*_box([*lines, *rules]), lines=lines, rules=rules, notes=[*region.notes, note])
+            best = (words, table, other)
+    return None if best is None else (best[1], best[2])

@@ -34,7 +34,7 @@ def turn_page(content: PageContent) -> PageContent:
 
 
 def _turn_boxes(boxes: list[Rule], turn: int, width: float, height: float) -> list[Rule]:
-    return [Rule(*_forward((r.x0, r.top, r.x1, r.bottom), turn, width, height)) for r in boxes]
+    return [Rule(*_forward((r.x0, r.top, r.x1, r.bottom), turn, width, height), r.shade) for r in boxes]
 
 
 def _forward(box: BBox, turn: int, width: float, height: float) -> BBox:

@@ -164,7 +164,15 @@ def _figure_over_table(figure: Callable[[], Flowable]) -> Callable[[Path], Paper
 
 
 FIGURE_LAYOUTS: dict[str, tuple[Callable[[Path], PaperTruth], str]] = {
-    "line_plot": (_figure_over_table(LinePlot), "axis"),
-    "heat_map": (_figure_over_table(HeatMap), "filled shapes"),
-    "track_image": (_figure_over_table(TrackImage), "image"),
+    "line_plot": (_figure_over_table(LinePlot), "axis ticks"),
+    "heat_map": (_figure_over_table(HeatMap), "filled tiles"),
+    "track_image": (_figure_over_table(TrackImage), "an image covers"),
 }
+
+
+def render_plot_over_uncaptioned_table(path: Path) -> PaperTruth:
+    """The line plot over a booktabs table printed without a caption (a report's table): the table must still
+    come out, the plot must not."""
+    spec = tables.booktabs("Table 1")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), "", "single")
+    return _paper(path, [spec], [part], _around(LinePlot(), part))

@@ -1,0 +1,100 @@
+"""Figures with no caption on their page are set apart as figures, with why, and the tables beside them still
+come out (issue 20: figures are not tables)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from papers import tables
+from papers.figure_layouts import FIGURE_LAYOUTS, LinePlot, render_plot_over_uncaptioned_table
+from papers.journal_layouts import FAM, _around, _paper
+
+from pipeline.audit.settings import AuditSettings
+from pipeline.extract.chars import open_page, open_pdf, read_chars, read_graphics
+from pipeline.extract.document import extract_tables
+from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, figure_reasons
+from pipeline.extract.layout import arrange_page
+from pipeline.extract.settings import ExtractionSettings
+from pipeline.fixtures.draw import TableFlowable
+from pipeline.model import TablesFile
+
+FIGURE_WORDS = {"line_plot": "Accuracy", "heat_map": "Evo", "track_image": "H3K27ac"}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[object, TablesFile]]:
+    folder = tmp_path_factory.mktemp("figure_layouts")
+    out = {}
+    for name, (render, _) in FIGURE_LAYOUTS.items():
+        pdf = folder / f"{name}.pdf"
+        out[name] = (render(pdf), extract_tables(pdf))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FIGURE_LAYOUTS))
+def test_a_figure_without_caption_is_set_apart_with_its_reason(name: str, rendered: dict) -> None:
+    _, found = rendered[name]
+    (figure,) = found.figures
+    assert figure.page == 1 and FIGURE_LAYOUTS[name][1] in figure.reason
+    assert figure.confidence < AuditSettings().needs_check_below
+    assert not any(FIGURE_WORDS[name] in c.text for t in found.tables for c in t.cells)
+
+
+@pytest.mark.parametrize("name", sorted(FIGURE_LAYOUTS))
+def test_the_table_under_the_figure_still_comes_out_whole(name: str, rendered: dict) -> None:
+    truth, found = rendered[name]
+    (table,) = found.tables
+    assert table.label == "Table 1" and table.grid() == truth.tables[0].cells
+    assert table.confidence == 1.0 and not any("figure" in note for note in table.notes)
+
+
+def test_a_table_without_caption_beside_a_plot_stays_a_table(tmp_path: Path) -> None:
+    """The signals judge drawing, not the lack of a caption: an uncaptioned booktabs table is no figure."""
+    truth = render_plot_over_uncaptioned_table(tmp_path / "uncaptioned.pdf")
+    found = extract_tables(tmp_path / "uncaptioned.pdf")
+    (table,) = found.tables
+    assert table.label is None and table.grid() == truth.tables[0].cells
+    (figure,) = found.figures
+    assert "axis ticks" in figure.reason and not figure.bbox[1] <= table.bbox[1] <= figure.bbox[3]
+
+
+def test_each_signal_says_what_it_saw(rendered: dict, tmp_path: Path) -> None:
+    _, found = rendered["line_plot"]
+    reason = found.figures[0].reason
+    assert "axis ticks: 100 95 90 85 80 75 70 65 60 55 50 evenly spaced" in reason
+    assert "vector marks" in reason
+    assert "36 filled tiles of one size in 7 shades abutting in a 6 x 6 grid" in rendered["heat_map"][1].figures[0].reason
+
+
+def test_no_signal_fires_on_a_booktabs_table(tmp_path: Path) -> None:
+    pdf = tmp_path / "plot.pdf"
+    FIGURE_LAYOUTS["line_plot"][0](pdf)
+    table = extract_tables(pdf).tables[0]
+    doc = open_pdf(pdf)
+    settings = ExtractionSettings()
+    with open_page(doc, 0) as (page, textpage):
+        content = read_graphics(page, 1, settings.rule_thickness_pt, settings.min_rule_length_pt)
+        read_chars(page, textpage, content)
+    doc.close()
+    layout = arrange_page(content, settings)
+    assert figure_reasons(layout, table.bbox) == []
+    assert figure_reasons(layout, found_figure_box(pdf))
+
+
+def found_figure_box(pdf: Path) -> tuple[float, float, float, float]:
+    return extract_tables(pdf).figures[0].bbox
+
+
+def test_a_table_set_right_against_a_plot_is_cut_where_the_plot_begins(tmp_path: Path) -> None:
+    """No gap and no prose between a captioned table and the plot under it: the walk from the caption runs on
+    into the plot's labels; the table ends where the plot's ink begins, and says so."""
+    spec = tables.booktabs("Table 1")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    part.spaceAfter = 0.0
+    plot = LinePlot()
+    truth = _paper(tmp_path / "against.pdf", [spec], [part], _around(part, plot))
+    (table,) = extract_tables(tmp_path / "against.pdf").tables
+    assert table.grid() == truth.tables[0].cells
+    assert any(note.startswith("ends where a figure drawn against it begins") and "axis ticks" in note for note in table.notes)
+    assert FIGURE_LIKE_CONFIDENCE < AuditSettings().needs_check_below
