@@ -30,7 +30,7 @@ MIN_TICKED = 3  # evenly spaced numeric labels, each with a tick or grid line at
 MIN_LABELS = 6  # short labels, too few of them in rows and columns: labels scattered over a drawing
 ALIGNED_SHARE = 0.3
 SIDE_INK_SHARE = 0.1  # a table cut from a figure beside it holds at most this share of the drawn area
-CUT_INK_SHARE = 0.05  # a table cut off a figure drawn against it keeps at most this share of the ink
+CUT_INK_SHARE = 0.02  # the figure's ink begins where all but this share of it lies beyond
 FIGURE_LIKE_CONFIDENCE = 0.4  # a captioned table drawn like a figure: under the audit's needs-check bar (0.5)
 
 
@@ -227,37 +227,31 @@ def figure_reasons(layout: PageLayout, box: Box, signals: tuple[str, ...] = tupl
 
 def cut_before_figure(layout: PageLayout, region: Region) -> Region | None:
     """A captioned region whose walk ran on from its table into a figure set right against it (no gap or
-    prose stopped it): cut between two of its lines with almost none of the figure's ink on the caption's
-    side, where the part beyond is drawn like a figure and the part before is not; at the table's last rule
-    before the ink if it has one there, else at the widest such gap."""
+    prose stopped it): cut before the first line within a line and a half of where the figure's ink begins
+    (its title and top tick labels stand there), when the part beyond is drawn like a figure and the part
+    before is not."""
     if not figure_reasons(layout, region.bbox, STRONG_SIGNALS):
         return None
     below = region.caption_position == "above"  # the caption above the table: the table runs down from it
     lines = sorted(region.lines, key=lambda ln: ln.top, reverse=not below)
     content = layout.content
-    ink = [i.y for i in [*content.marks, *content.ticks, *content.images] if _centred_in(i, region.bbox)]
-    ruled, open_cuts = [], []
-    for n in range(2, len(lines)):
-        part, rest = lines[:n], lines[n:]
-        near, far = (part[-1].bottom, rest[0].top) if below else (rest[0].bottom, part[-1].top)
-        edge = (near + far) / 2
-        if sum((y < edge) == below for y in ink) > CUT_INK_SHARE * len(ink):
-            continue
-        if any(near <= r.y <= far for r in region.rules):
-            ruled.append((n, edge))
-        else:
-            open_cuts.append((far - near, n, edge))
-    order = sorted(ruled, reverse=True) + [(n, edge) for _, n, edge in sorted(open_cuts, key=lambda c: (-c[0], c[1]))]
-    for n, edge in order:
-        part, rest = lines[:n], lines[n:]
-        beyond = figure_reasons(layout, _box(rest), STRONG_SIGNALS)
-        if beyond and not figure_reasons(layout, _box(part), STRONG_SIGNALS):
-            rules = [r for r in region.rules if (r.y <= edge if below else r.y >= edge)]
-            x0, top, x1, bottom = _box([*part, *rules])
-            note = f"ends where a figure drawn against it begins ({'; '.join(beyond)})"
-            notes = [*region.notes, note]
-            return replace(region, x0=x0, top=top, x1=x1, bottom=bottom, lines=part, rules=rules, notes=notes)
-    return None
+    ink = sorted(i.y for i in [*content.marks, *content.ticks, *content.images] if _centred_in(i, region.bbox))
+    if not ink:
+        return None
+    start = ink[int(CUT_INK_SHARE * len(ink))] if below else ink[-1 - int(CUT_INK_SHARE * len(ink))]
+    reach = 1.5 * layout.body_size
+    n = next((k for k, ln in enumerate(lines) if (ln.bottom > start - reach if below else ln.top < start + reach)), 0)
+    if n < 2:
+        return None
+    part, rest = lines[:n], lines[n:]
+    beyond = figure_reasons(layout, _box(rest), STRONG_SIGNALS)
+    if not beyond or figure_reasons(layout, _box(part), STRONG_SIGNALS):
+        return None
+    edge = (part[-1].bottom + rest[0].top) / 2 if below else (part[-1].top + rest[0].bottom) / 2
+    rules = [r for r in region.rules if (r.y <= edge if below else r.y >= edge)]
+    x0, top, x1, bottom = _box([*part, *rules])
+    notes = [*region.notes, f"ends where a figure drawn against it begins ({'; '.join(beyond)})"]
+    return replace(region, x0=x0, top=top, x1=x1, bottom=bottom, lines=part, rules=rules, notes=notes)
 
 
 def _box(items: Sequence[Line | Rule]) -> Box:
@@ -300,8 +294,8 @@ def split_beside_figure(layout: PageLayout, region: Region) -> tuple[Region, Box
                 (x, region.top, region.x1, region.bottom) if left else (region.x0, region.top, x, region.bottom)
             )
             words = sum(len(ln.words) for ln in lines)
-            if len(lines) < 2 or (best is not None and words <= best[0]):
-                continue
+            if sum(len(fragments(ln)) > 1 for ln in lines) < 2 or (best is not None and words <= best[0]):
+                continue  # (a table has columns: a column of tick labels cut off its plot is none)
             if _drawn_share(layout, part, other) > SIDE_INK_SHARE or figure_reasons(layout, _box(lines)):
                 continue
             if not figure_reasons(layout, other):
