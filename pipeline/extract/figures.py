@@ -118,7 +118,8 @@ def _abut(a: Rule, b: Rule) -> bool:
 def axis_ticks(layout: PageLayout, box: Box) -> str | None:
     """A run of evenly spaced numbers with evenly stepped values (0 0.2 0.4 ...), each with a tick or a grid
     line at it: an axis (a table's numbers have no stroke through their middles)."""
-    numbers = [(w, float(n.value)) for w in layout.words_in(*box) if (n := parse_number(w.text)) is not None]
+    words = [w for w in layout.words_in(*box) if any(ch.isdigit() for ch in w.text[:2])]  # (parsing is dear)
+    numbers = [(w, float(n.value)) for w in words if (n := parse_number(w.text)) is not None]
     pieces = [*layout.content.ticks, *(r for r in layout.content.rules if _centred_in(r, _grown(box, 15)))]
     for across in (True, False):
         for run in _runs(numbers, across):
