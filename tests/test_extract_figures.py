@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from papers import tables
-from papers.figure_layouts import FIGURE_LAYOUTS, LinePlot, render_plot_over_uncaptioned_table
+from papers.figure_layouts import FIGURE_LAYOUTS, LinePlot, render_data_beside_chart, render_plot_over_uncaptioned_table
 from papers.journal_layouts import BODY, FAM, _around, _paper, _write
 from reportlab.platypus import Paragraph as RLParagraph
 
@@ -111,3 +111,15 @@ def test_a_table_caption_over_a_plot_keeps_it_at_needs_check_confidence(tmp_path
         assert table.label == "Table 1"
         assert table.confidence == FIGURE_LIKE_CONFIDENCE < AuditSettings().needs_check_below
         assert any(n.startswith("drawn like a figure (") and "axis ticks" in n for n in table.notes)
+
+
+def test_a_table_beside_its_bar_chart_is_cut_from_it(tmp_path: Path) -> None:
+    """A report's uncaptioned table with a bar chart of its numbers beside it, each bar's label on its row:
+    read as one region of three columns, then cut at the gutter before the chart's labels."""
+    grid = render_data_beside_chart(tmp_path / "beside.pdf")
+    found = extract_tables(tmp_path / "beside.pdf")
+    (table,) = found.tables
+    assert table.grid() == grid
+    (figure,) = found.figures
+    assert "5 bars of one thickness from one baseline" in figure.reason
+    assert figure.bbox[0] > table.bbox[2] and figure.bbox[2] > 490  # the bars run on past their labels

@@ -160,7 +160,8 @@ def page_regions(
         kept = []
         for region in regions:
             reasons = _figure_reasons(region, layout)
-            beside = split_beside_figure(layout, region) if reasons and not _by_figure(region, layout) else None
+            alone = region.caption is None and _in_body(region, layout) and not _by_figure(region, layout)
+            beside = split_beside_figure(layout, region) if alone else None
             if beside is not None:  # a table beside a chart: the table kept, the chart set apart
                 region, figure_box = beside
                 figures.append(_figure(layout, figure_box, figure_reasons(layout, figure_box)))
@@ -210,8 +211,11 @@ def _options(
 def _free_standing(region: Region, layout: PageLayout) -> bool:
     """An uncaptioned region is a table candidate inside the body band (running heads and feet are not) and
     away from a figure."""
-    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
-    return inside and not _by_figure(region, layout)
+    return _in_body(region, layout) and not _by_figure(region, layout)
+
+
+def _in_body(region: Region, layout: PageLayout) -> bool:
+    return layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
 
 
 def _by_figure(region: Region, layout: PageLayout) -> bool:
@@ -241,8 +245,7 @@ def _figure_reasons(region: Region, layout: PageLayout) -> list[str]:
     """Why an uncaptioned region in the body band is (part of) a figure: it lies right above or below a figure
     caption, or it is drawn like a figure (figures.py). One that holds a figure caption runs on into the text
     around the figure: it is set aside unnamed, by _free_standing."""
-    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
-    if region.caption is not None or not inside:
+    if region.caption is not None or not _in_body(region, layout):
         return []
     caption = _figure_caption_near(region, layout, beside_only=True)
     beside = [f"aligned text beside the figure caption '{caption[:40]}'"] if caption is not None else []

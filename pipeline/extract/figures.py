@@ -26,6 +26,7 @@ MIN_MARKS = 10  # curves, slanted strokes and markers off the text rows: a plot'
 MARKS_PER_WORD = 0.5  # ... and at least this many per word in the region
 MIN_TILES = 12  # filled boxes of one size abutting in a grid of at least 3 x 3 places: a heat map
 MIN_SHADES = 4  # ... in this many colours (a table shades its header or every other row in one or two)
+MIN_BARS = 3  # empty filled boxes from one baseline, of one thickness and different lengths: a bar chart
 MIN_TICKED = 3  # evenly spaced numeric labels, each with a tick or grid line at it: an axis
 MIN_LABELS = 6  # short labels, too few of them in rows and columns: labels scattered over a drawing
 ALIGNED_SHARE = 0.3
@@ -113,6 +114,29 @@ def _abut(a: Rule, b: Rule) -> bool:
     side = abs(a.x1 - b.x0) <= 1.0 or abs(b.x1 - a.x0) <= 1.0
     stacked = abs(a.bottom - b.top) <= 1.0 or abs(b.bottom - a.top) <= 1.0
     return (across and side) or (along and stacked)
+
+
+def bars(layout: PageLayout, box: Box) -> str | None:
+    """Filled boxes with no text in them, of one thickness, standing on one baseline with different lengths:
+    a bar chart (a table's empty shaded cells are as long as their column is wide)."""
+    words = layout.words_in(*box)
+    empty = [
+        f
+        for f in layout.content.fills
+        if _overlap(_bounds(f), box) > 0  # (a bar reaches into the region from its baseline by its labels)
+        and not any(f.x0 <= w.center_x <= f.x1 and f.top <= w.middle <= f.bottom for w in words)
+    ]
+    groups: dict[tuple[str, int], list[Rule]] = {}
+    for f in empty:
+        across = f.x1 - f.x0 > f.bottom - f.top  # a horizontal bar grows from its left end
+        groups.setdefault(("x0", round(f.x0)) if across else ("bottom", round(f.bottom)), []).append(f)
+    for (base, _), group in groups.items():
+        thick = [f.bottom - f.top if base == "x0" else f.x1 - f.x0 for f in group]
+        long = [f.x1 - f.x0 if base == "x0" else f.bottom - f.top for f in group]
+        even = max(thick) <= 1.15 * min(thick)
+        if len(group) >= MIN_BARS and even and max(long) - min(long) > 1.5:
+            return f"{len(group)} bars of one thickness from one baseline, of different lengths (a bar chart)"
+    return None
 
 
 def axis_ticks(layout: PageLayout, box: Box) -> str | None:
@@ -215,6 +239,7 @@ FIGURE_SIGNALS: dict[str, Signal] = {
     "image": image_cover,
     "vector marks": vector_marks,
     "filled tiles": filled_tiles,
+    "bars": bars,
     "axis ticks": axis_ticks,
     "scattered labels": scattered_labels,
 }
@@ -277,32 +302,44 @@ def _clip(box: Box, to: Box) -> Box:
 
 def split_beside_figure(layout: PageLayout, region: Region) -> tuple[Region, Box] | None:
     """An uncaptioned region that holds a table and a figure side by side (a chart beside its data): the side
-    not drawn like a figure, cut at a gutter that runs down through every line, and the figure's side; of
-    several such gutters, the one that leaves the table the most words. The figure's drawing must lie on its
-    side (a heat map's first columns are no table)."""
+    not drawn like a figure, cut at a gutter that runs down through every line, and the figure's side (drawn
+    on a little past its labels); of several such gutters, the one that leaves the table the most words. The
+    figure's drawing must lie on its side (a heat map's first columns are no table)."""
+    margin = 1.5 * layout.body_size
+    best: tuple[int, Region, Box] | None = None
+    for x in _gutters(region):
+        for left in (True, False):
+            lines = [Line(ws) for ln in region.lines if (ws := [w for w in ln.words if (w.center_x < x) == left])]
+            words = sum(len(ln.words) for ln in lines)
+            if sum(len(fragments(ln)) > 1 for ln in lines) < 2 or (best is not None and words <= best[0]):
+                continue  # (a table has columns: a column of tick labels cut off its plot is none)
+            top, bottom = region.top, region.bottom
+            part = (region.x0, top, x, bottom) if left else (x, top, region.x1, bottom)
+            other = (x, top, region.x1 + margin, bottom) if left else (region.x0 - margin, top, x, bottom)
+            if _drawn_share(layout, part, other) > SIDE_INK_SHARE or figure_reasons(layout, _box(lines)):
+                continue
+            if not figure_reasons(layout, other):
+                continue
+            rules = [r for r in region.rules if part[0] - 2 <= r.x <= part[2] + 2]
+            note = "set beside a figure: cut at the gutter between them"
+            table = Region(*_box([*lines, *rules]), lines=lines, rules=rules, notes=[*region.notes, note])
+            best = (words, table, _with_drawing(layout, other))
+    return None if best is None else (best[1], best[2])
+
+
+def _with_drawing(layout: PageLayout, box: Box) -> Box:
+    """The box grown over what is drawn reaching into it (a chart's bars run on past its labels)."""
+    content = layout.content
+    drawn = [_bounds(d) for d in [*content.fills, *content.marks, *content.images] if _overlap(_bounds(d), box) > 0]
+    return _box([Rule(*box), *(Rule(*d) for d in drawn if not _background(Rule(*d), content))])
+
+
+def _gutters(region: Region) -> list[float]:
+    """Middles of the vertical bands of whitespace that run down through every line of the region."""
     spans = sorted((w.x0, w.x1) for ln in region.lines for w in ln.words)
     gutters, reach = [], spans[0][1] if spans else 0.0
     for x0, x1 in spans[1:]:
         if x0 > reach + 2:
             gutters.append((reach + x0) / 2)
         reach = max(reach, x1)
-    best: tuple[int, Region, Box] | None = None
-    for x in gutters:
-        for left in (True, False):
-            lines = [Line(ws) for ln in region.lines if (ws := [w for w in ln.words if (w.center_x < x) == left])]
-            part: Box = (region.x0, region.top, x, region.bottom) if left else (x, region.top, region.x1, region.bottom)
-            other: Box = (
-                (x, region.top, region.x1, region.bottom) if left else (region.x0, region.top, x, region.bottom)
-            )
-            words = sum(len(ln.words) for ln in lines)
-            if sum(len(fragments(ln)) > 1 for ln in lines) < 2 or (best is not None and words <= best[0]):
-                continue  # (a table has columns: a column of tick labels cut off its plot is none)
-            if _drawn_share(layout, part, other) > SIDE_INK_SHARE or figure_reasons(layout, _box(lines)):
-                continue
-            if not figure_reasons(layout, other):
-                continue
-            rules = [r for r in region.rules if part[0] - 2 <= r.x and r.x <= part[2] + 2]
-            note = "set beside a figure: cut at the gutter between them"
-            table = Region(*_box([*lines, *rules]), lines=lines, rules=rules, notes=[*region.notes, note])
-            best = (words, table, other)
-    return None if best is None else (best[1], best[2])
+    return gutters

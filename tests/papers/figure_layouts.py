@@ -15,7 +15,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.platypus import Flowable
 
 from papers import tables
-from papers.journal_layouts import FAM, _around, _paper
+from papers.journal_layouts import FAM, _around, _paper, _write
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.spec import PaperTruth
 
@@ -176,3 +176,42 @@ def render_plot_over_uncaptioned_table(path: Path) -> PaperTruth:
     spec = tables.booktabs("Table 1")
     part = TableFlowable(spec, FAM, list(range(spec.n_rows)), "", "single")
     return _paper(path, [spec], [part], _around(LinePlot(), part))
+
+
+class DataBesideChart(Flowable):
+    """A report's table of accuracies (no caption, no rules) with a bar chart of the same numbers right beside
+    it, each bar's label on its row's baseline, an axis with ticks and tick labels under the bars."""
+
+    ROWS = (("NT", 0.812), ("DNABERT2", 0.806), ("HyenaDNA", 0.798), ("GENA-LM", 0.817), ("Caduceus", 0.826))
+    PITCH = 12.0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width, self.height = availWidth, self.PITCH * (len(self.ROWS) + 1) + 24
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        c.setFont(FAM.regular, 9)
+        top = self.height - 9
+        c.drawString(0, top, "Model")
+        c.drawRightString(150, top, "Accuracy")
+        left, scale = 300.0, 150.0  # the chart's axis, and its length for 1.0
+        for k, (name, value) in enumerate(self.ROWS):
+            y = top - (k + 1) * self.PITCH
+            c.drawString(0, y, name)
+            c.drawRightString(150, y, f"{value:.3f}")
+            c.drawRightString(left - 6, y, name)
+            c.rect(left, y - 1, scale * value, 8, stroke=0, fill=1)
+        bottom = top - len(self.ROWS) * self.PITCH - 6
+        c.line(left, bottom, left + scale, bottom)
+        c.setFont(FAM.regular, 7)
+        for k in range(6):
+            x = left + k * scale / 5
+            c.line(x, bottom, x, bottom - 3)
+            c.drawCentredString(x, bottom - 11, f"{k * 0.2:.1f}")
+
+
+def render_data_beside_chart(path: Path) -> list[list[str]]:
+    """The table beside its chart; returns the table's grid (it has no caption, so no PaperTruth label)."""
+    _write(path, _around(DataBesideChart()))
+    return [["Model", "Accuracy"], *([name, f"{value:.3f}"] for name, value in DataBesideChart.ROWS)]
