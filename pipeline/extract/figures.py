@@ -117,26 +117,29 @@ def _abut(a: Rule, b: Rule) -> bool:
 
 
 def bars(layout: PageLayout, box: Box) -> str | None:
-    """Filled boxes with no text in them, of one thickness, standing on one baseline with different lengths:
-    a bar chart (a table's empty shaded cells are as long as their column is wide)."""
-    words = layout.words_in(*box)
-    empty = [
-        f
-        for f in layout.content.fills
-        if _overlap(_bounds(f), box) > 0  # (a bar reaches into the region from its baseline by its labels)
-        and not any(f.x0 <= w.center_x <= f.x1 and f.top <= w.middle <= f.bottom for w in words)
-    ]
+    """Filled boxes clear of text, of one thickness, standing on one baseline with different lengths and free
+    far ends: a bar chart (a table's shading lies behind its words, and its cells' backgrounds abut)."""
+    words = [(w.x0, w.top, w.x1, w.bottom) for w in layout.words_in(*_grown(box, 2 * layout.body_size))]
+    fills = [f for f in layout.content.fills if _overlap(_bounds(f), box) > 0]  # (a bar reaches in from its base)
+    clear = [f for f in fills if not any(_overlap(_bounds(f), w) > 0 for w in words)]
     groups: dict[tuple[str, int], list[Rule]] = {}
-    for f in empty:
-        across = f.x1 - f.x0 > f.bottom - f.top  # a horizontal bar grows from its left end
+    for f in clear:
+        across = f.x1 - f.x0 > f.bottom - f.top  # a horizontal bar grows from its left end, an upright one up
         groups.setdefault(("x0", round(f.x0)) if across else ("bottom", round(f.bottom)), []).append(f)
     for (base, _), group in groups.items():
-        thick = [f.bottom - f.top if base == "x0" else f.x1 - f.x0 for f in group]
-        long = [f.x1 - f.x0 if base == "x0" else f.bottom - f.top for f in group]
-        even = max(thick) <= 1.15 * min(thick)
-        if len(group) >= MIN_BARS and even and max(long) - min(long) > 1.5:
-            return f"{len(group)} bars of one thickness from one baseline, of different lengths (a bar chart)"
+        free = [f for f in group if not any(g is not f and _touches_end(f, g, base == "x0") for g in fills)]
+        thick = [f.bottom - f.top if base == "x0" else f.x1 - f.x0 for f in free]
+        long = [f.x1 - f.x0 if base == "x0" else f.bottom - f.top for f in free]
+        if len(free) >= MIN_BARS and max(thick) <= 1.15 * min(thick) and max(long) - min(long) > 1.5:
+            return f"{len(free)} bars of one thickness from one baseline, of different lengths (a bar chart)"
     return None
+
+
+def _touches_end(bar: Rule, other: Rule, across: bool) -> bool:
+    """Another filled box starts where the bar ends (the next cell of a row of shaded cells)."""
+    if across:
+        return abs(other.x0 - bar.x1) <= 1.0 and min(bar.bottom, other.bottom) > max(bar.top, other.top)
+    return abs(other.bottom - bar.top) <= 1.0 and min(bar.x1, other.x1) > max(bar.x0, other.x0)
 
 
 def axis_ticks(layout: PageLayout, box: Box) -> str | None:
