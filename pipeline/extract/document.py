@@ -13,13 +13,8 @@ from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
-from pipeline.extract.figures import (
-    FIGURE_LIKE_CONFIDENCE,
-    STRONG_SIGNALS,
-    cut_before_figure,
-    figure_reasons,
-    split_beside_figure,
-)
+from pipeline.extract.figure_cuts import cut_before_figure, split_beside_figure
+from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, figure_reasons
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
 from pipeline.extract.outlines import outline_region

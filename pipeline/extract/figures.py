@@ -1,18 +1,16 @@
-"""Regions that are figures, not tables, told by what is drawn in them (images, vector marks, filled tiles,
-axis ticks) and by how their words sit (short labels scattered rather than set in rows and columns). Each
-signal that fires says why in words; the drawing comes from the one walk over the page's objects that also
-finds its rules."""
+"""Regions that are figures, not tables, told by what is drawn in them (images, vector marks, heat-map tiles,
+bars, axis ticks) and by how their words sit (short labels scattered rather than set in rows and columns).
+Each signal that fires says why in words; the drawing comes from the one walk over the page's objects that
+also finds its rules (graphics.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from statistics import median
 
 from pipeline.extract.chars import PageContent, Rule
 from pipeline.extract.layout import PageLayout, fragments
-from pipeline.extract.regions import Region
 from pipeline.extract.words import Line, Word
 from pipeline.numbers import parse_number
 
@@ -29,36 +27,34 @@ MIN_SHADES = 4  # ... in this many colours (a table shades its header or every o
 MIN_BARS = 3  # empty filled boxes from one baseline, of one thickness and different lengths: a bar chart
 MIN_TICKED = 3  # evenly spaced numeric labels, each with a tick or grid line at it: an axis
 MIN_LABELS = 6  # short labels, too few of them in rows and columns: labels scattered over a drawing
-ALIGNED_SHARE = 0.3
-SIDE_INK_SHARE = 0.1  # a table cut from a figure beside it holds at most this share of the drawn area
-CUT_INK_SHARE = 0.02  # the figure's ink begins where all but this share of it lies beyond
+ALIGNED_SHARE = 0.3  # ... under this share of them share a row and a column with others
 FIGURE_LIKE_CONFIDENCE = 0.4  # a captioned table drawn like a figure: under the audit's needs-check bar (0.5)
 
 
-def _area(box: Box) -> float:
+def area(box: Box) -> float:
     return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
 
 
-def _overlap(a: Box, b: Box) -> float:
-    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+def overlap(a: Box, b: Box) -> float:
+    return area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
-def _centred_in(item: Rule, box: Box) -> bool:
+def centred_in(item: Rule, box: Box) -> bool:
     return box[0] <= item.x <= box[2] and box[1] <= item.y <= box[3]
 
 
-def _bounds(rule: Rule) -> Box:
+def bounds(rule: Rule) -> Box:
     return (rule.x0, rule.top, rule.x1, rule.bottom)
 
 
 def image_cover(layout: PageLayout, box: Box) -> str | None:
     """Raster images under the region: a photograph, a screenshot or a plot pasted as a picture."""
-    images = [_bounds(im) for im in layout.content.images if not _background(im, layout.content)]
-    share = min(1.0, sum(_overlap(im, box) for im in images) / max(_area(box), 1e-6))
+    images = [bounds(im) for im in layout.content.images if not background(im, layout.content)]
+    share = min(1.0, sum(overlap(im, box) for im in images) / max(area(box), 1e-6))
     return f"an image covers {share:.0%} of it" if share >= IMAGE_SHARE else None
 
 
-def _background(image: Rule, content: PageContent) -> bool:
+def background(image: Rule, content: PageContent) -> bool:
     width, height = image.x1 - image.x0, image.bottom - image.top
     edge_to_edge = width >= EDGE_TO_EDGE * content.width or height >= EDGE_TO_EDGE * content.height
     return edge_to_edge or width * height >= BACKGROUND_SHARE * content.width * content.height
@@ -66,7 +62,7 @@ def _background(image: Rule, content: PageContent) -> bool:
 
 def vector_marks(layout: PageLayout, box: Box) -> str | None:
     """Curves, slanted strokes and markers drawn off the text rows (a symbol in a table's row is on one)."""
-    marks = [m for m in layout.content.marks if _centred_in(m, box)]
+    marks = [m for m in layout.content.marks if centred_in(m, box)]
     words = layout.words_in(*box)
     rows = [(w.top, w.bottom) for w in words]
     small = 1.5 * layout.body_size
@@ -91,7 +87,7 @@ def _dotted(marks: list[Rule]) -> set[int]:
 def filled_tiles(layout: PageLayout, box: Box) -> str | None:
     """Filled boxes of one size and many shades abutting each other in a grid of three or more rows and
     columns: a heat map (a table shades its header, or every other row, in one or two colours)."""
-    fills = [f for f in layout.content.fills if _centred_in(f, box) and min(f.x1 - f.x0, f.bottom - f.top) >= 4]
+    fills = [f for f in layout.content.fills if centred_in(f, box) and min(f.x1 - f.x0, f.bottom - f.top) >= 4]
     if len(fills) < MIN_TILES:
         return None
     width, height = median(f.x1 - f.x0 for f in fills), median(f.bottom - f.top for f in fills)
@@ -120,8 +116,8 @@ def bars(layout: PageLayout, box: Box) -> str | None:
     """Filled boxes clear of text, of one thickness, standing on one baseline with different lengths and free
     far ends: a bar chart (a table's shading lies behind its words, and its cells' backgrounds abut)."""
     words = [(w.x0, w.top, w.x1, w.bottom) for w in layout.words_in(*_grown(box, 2 * layout.body_size))]
-    fills = [f for f in layout.content.fills if _overlap(_bounds(f), box) > 0]  # (a bar reaches in from its base)
-    clear = [f for f in fills if not any(_overlap(_bounds(f), w) > 0 for w in words)]
+    fills = [f for f in layout.content.fills if overlap(bounds(f), box) > 0]  # (a bar reaches in from its base)
+    clear = [f for f in fills if not any(overlap(bounds(f), w) > 0 for w in words)]
     groups: dict[tuple[str, int], list[Rule]] = {}
     for f in clear:
         across = f.x1 - f.x0 > f.bottom - f.top  # a horizontal bar grows from its left end, an upright one up
@@ -147,7 +143,7 @@ def axis_ticks(layout: PageLayout, box: Box) -> str | None:
     line at it: an axis (a table's numbers have no stroke through their middles)."""
     words = [w for w in layout.words_in(*box) if any(ch.isdigit() for ch in w.text[:2])]  # (parsing is dear)
     numbers = [(w, float(n.value)) for w in words if (n := parse_number(w.text)) is not None]
-    pieces = [*layout.content.ticks, *(r for r in layout.content.rules if _centred_in(r, _grown(box, 15)))]
+    pieces = [*layout.content.ticks, *(r for r in layout.content.rules if centred_in(r, _grown(box, 15)))]
     for across in (True, False):
         for run in _runs(numbers, across):
             ticked = [w for w, _ in run if _ticked(w, pieces, across)]
@@ -162,8 +158,8 @@ def _grown(box: Box, pad: float) -> Box:
 
 
 def _runs(numbers: list[tuple[Word, float]], across: bool) -> list[list[tuple[Word, float]]]:
-    """Runs of three or more labels along one line (``across``: one baseline; else one right, left or centre
-    edge), at a constant pitch, whose values step evenly (a linear axis) or by one factor (a log axis)."""
+    """Runs of three or more labels along one line (``across``: one baseline; else one right or left edge), at
+    a constant pitch, whose values step evenly (a linear axis) or by one factor (a log axis)."""
     groups: dict[tuple[str, int], list[tuple[Word, float]]] = {}
     for w, value in numbers:
         keys = [("base", round(w.baseline))] if across else [("x1", round(w.x1)), ("x0", round(w.x0))]
@@ -219,7 +215,7 @@ def _ticked(w: Word, pieces: list[Rule], across: bool) -> bool:
 
 def scattered_labels(layout: PageLayout, box: Box) -> str | None:
     """Short labels of which few share a row with another and a column with another (a table's cells do)."""
-    lines = [ln for ln in layout.column_lines if _centred_in(Rule(ln.x0, ln.top, ln.x1, ln.bottom), box)]
+    lines = [ln for ln in layout.column_lines if centred_in(Rule(ln.x0, ln.top, ln.x1, ln.bottom), box)]
     pieces = [(n, p) for n, ln in enumerate(lines) for p in fragments(ln)]
     short = [(n, p) for n, p in pieces if len(p.words) <= 4]
     if len(short) < MIN_LABELS or len(short) < 0.8 * len(pieces):
@@ -254,95 +250,5 @@ def figure_reasons(layout: PageLayout, box: Box, signals: tuple[str, ...] = tupl
     return [reason for name in signals if (reason := FIGURE_SIGNALS[name](layout, box)) is not None]
 
 
-def cut_before_figure(layout: PageLayout, region: Region) -> Region | None:
-    """A captioned region whose walk ran on from its table into a figure set right against it (no gap or
-    prose stopped it): cut before the first line within a line and a half of where the figure's ink begins
-    (its title and top tick labels stand there), when the part beyond is drawn like a figure and the part
-    before is not."""
-    if not figure_reasons(layout, region.bbox, STRONG_SIGNALS):
-        return None
-    below = region.caption_position == "above"  # the caption above the table: the table runs down from it
-    lines = sorted(region.lines, key=lambda ln: ln.top, reverse=not below)
-    content = layout.content
-    ink = sorted(i.y for i in [*content.marks, *content.ticks, *content.images] if _centred_in(i, region.bbox))
-    if not ink:
-        return None
-    start = ink[int(CUT_INK_SHARE * len(ink))] if below else ink[-1 - int(CUT_INK_SHARE * len(ink))]
-    reach = 1.5 * layout.body_size
-    n = next((k for k, ln in enumerate(lines) if (ln.bottom > start - reach if below else ln.top < start + reach)), 0)
-    if n < 2:
-        return None
-    part, rest = lines[:n], lines[n:]
-    beyond = figure_reasons(layout, _box(rest), STRONG_SIGNALS)
-    if not beyond or figure_reasons(layout, _box(part), STRONG_SIGNALS):
-        return None
-    edge = (part[-1].bottom + rest[0].top) / 2 if below else (part[-1].top + rest[0].bottom) / 2
-    rules = [r for r in region.rules if (r.y <= edge if below else r.y >= edge)]
-    x0, top, x1, bottom = _box([*part, *rules])
-    notes = [*region.notes, f"ends where a figure drawn against it begins ({'; '.join(beyond)})"]
-    return replace(region, x0=x0, top=top, x1=x1, bottom=bottom, lines=part, rules=rules, notes=notes)
-
-
-def _box(items: Sequence[Line | Rule]) -> Box:
+def box_of(items: Sequence[Line | Rule]) -> Box:
     return (min(i.x0 for i in items), min(i.top for i in items), max(i.x1 for i in items), max(i.bottom for i in items))
-
-
-def _drawn_share(layout: PageLayout, part: Box, figure: Box) -> float:
-    """The share of the figure's drawing (marks, images, and shading in the colours the figure's side uses,
-    by area) that lies in ``part``: a table's own shading, in colours of its own, does not count."""
-    content = layout.content
-    shades = {f.shade for f in content.fills if _centred_in(f, figure)}
-    fills = [f for f in content.fills if f.shade in shades]
-    whole = (min(part[0], figure[0]), min(part[1], figure[1]), max(part[2], figure[2]), max(part[3], figure[3]))
-    drawn = [_bounds(d) for d in [*fills, *content.images, *content.marks] if _centred_in(d, whole)]
-    total = sum(_area(_clip(d, whole)) for d in drawn)
-    return sum(_overlap(d, part) for d in drawn) / total if total > 0 else 0.0
-
-
-def _clip(box: Box, to: Box) -> Box:
-    return (max(box[0], to[0]), max(box[1], to[1]), min(box[2], to[2]), min(box[3], to[3]))
-
-
-def split_beside_figure(layout: PageLayout, region: Region) -> tuple[Region, Box] | None:
-    """An uncaptioned region that holds a table and a figure side by side (a chart beside its data): the side
-    not drawn like a figure, cut at a gutter that runs down through every line, and the figure's side (drawn
-    on a little past its labels); of several such gutters, the one that leaves the table the most words. The
-    figure's drawing must lie on its side (a heat map's first columns are no table)."""
-    margin = 1.5 * layout.body_size
-    best: tuple[int, Region, Box] | None = None
-    for x in _gutters(region):
-        for left in (True, False):
-            lines = [Line(ws) for ln in region.lines if (ws := [w for w in ln.words if (w.center_x < x) == left])]
-            words = sum(len(ln.words) for ln in lines)
-            if sum(len(fragments(ln)) > 1 for ln in lines) < 2 or (best is not None and words <= best[0]):
-                continue  # (a table has columns: a column of tick labels cut off its plot is none)
-            top, bottom = region.top, region.bottom
-            part = (region.x0, top, x, bottom) if left else (x, top, region.x1, bottom)
-            other = (x, top, region.x1 + margin, bottom) if left else (region.x0 - margin, top, x, bottom)
-            if _drawn_share(layout, part, other) > SIDE_INK_SHARE or figure_reasons(layout, _box(lines)):
-                continue
-            if not figure_reasons(layout, other):
-                continue
-            rules = [r for r in region.rules if part[0] - 2 <= r.x <= part[2] + 2]
-            note = "set beside a figure: cut at the gutter between them"
-            table = Region(*_box([*lines, *rules]), lines=lines, rules=rules, notes=[*region.notes, note])
-            best = (words, table, _with_drawing(layout, other))
-    return None if best is None else (best[1], best[2])
-
-
-def _with_drawing(layout: PageLayout, box: Box) -> Box:
-    """The box grown over what is drawn reaching into it (a chart's bars run on past its labels)."""
-    content = layout.content
-    drawn = [_bounds(d) for d in [*content.fills, *content.marks, *content.images] if _overlap(_bounds(d), box) > 0]
-    return _box([Rule(*box), *(Rule(*d) for d in drawn if not _background(Rule(*d), content))])
-
-
-def _gutters(region: Region) -> list[float]:
-    """Middles of the vertical bands of whitespace that run down through every line of the region."""
-    spans = sorted((w.x0, w.x1) for ln in region.lines for w in ln.words)
-    gutters, reach = [], spans[0][1] if spans else 0.0
-    for x0, x1 in spans[1:]:
-        if x0 > reach + 2:
-            gutters.append((reach + x0) / 2)
-        reach = max(reach, x1)
-    return gutters
