@@ -19,7 +19,7 @@ from pypdfium2 import PdfDocument, PdfiumError, PdfPage, PdfTextPage
 from pipeline.errors import ExtractionError
 from pipeline.extract import addresses as pdfium
 from pipeline.extract.frame import Frame
-from pipeline.extract.graphics import Rule, read_rules
+from pipeline.extract.graphics import Rule, read_drawing
 from pipeline.extract.weight import StrokeCache, font_is_bold, font_is_italic, mark_heavy
 from pipeline.numbers import decode_glyph
 
@@ -58,6 +58,9 @@ class PageContent:
     chars: list[Char] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     fills: list[Rule] = field(default_factory=list)  # filled boxes too large to be rules (shading, cell backgrounds)
+    ticks: list[Rule] = field(default_factory=list)  # straight pieces too short to be rules (axis ticks, dots)
+    marks: list[Rule] = field(default_factory=list)  # curves, slanted strokes, round markers: a figure's ink
+    images: list[Rule] = field(default_factory=list)  # placed raster images
     turn: int = 0  # 90 or 270: read in the frame where sideways text stands upright (see turned.py)
 
     @property
@@ -101,11 +104,18 @@ def mostly_sideways(textpage: PdfTextPage, samples: int = 40) -> bool:
 
 
 def read_graphics(page: PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
-    """The page's size, rules and filled boxes (cheap: no text); ``number`` is 1-based."""
+    """The page's size and drawing (cheap: no text); ``number`` is 1-based."""
     frame = Frame.of(page)
-    content = PageContent(number, *frame.size)
-    content.rules, content.fills = read_rules(page, frame, rule_thickness, min_rule_length)
-    return content
+    drawing = read_drawing(page, frame, rule_thickness, min_rule_length)
+    return PageContent(
+        number,
+        *frame.size,
+        rules=drawing.rules,
+        fills=drawing.fills,
+        ticks=drawing.ticks,
+        marks=drawing.marks,
+        images=drawing.images,
+    )
 
 
 def read_chars(page: PdfPage, textpage: PdfTextPage, content: PageContent, strokes: StrokeCache | None = None) -> None:

@@ -13,6 +13,8 @@ from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
+from pipeline.extract.figure_cuts import cut_before_figure, split_beside_figure
+from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, figure_reasons
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
 from pipeline.extract.outlines import outline_region
@@ -115,9 +117,20 @@ def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) ->
             for panel in split_panels(region):
                 table = table_from_region(page.layout, panel, len(tables), sha, settings)
                 if table is not None:
-                    tables.append(table)
+                    tables.append(_doubted(table, page.layout, panel))
         pages.release(i)
     return tables, figures
+
+
+def _doubted(table: Table, layout: PageLayout, region: Region) -> Table:
+    """A captioned table drawn like a figure is kept (its caption names a table) but under the audit's
+    needs-check bar, with why; only strong signals count against a caption."""
+    captioned = region.caption is not None and region.lines  # (glyphs drawn as outlines are no figure's marks)
+    reasons = figure_reasons(layout, region.bbox, STRONG_SIGNALS) if captioned else []
+    if reasons:
+        table.confidence = min(table.confidence, FIGURE_LIKE_CONFIDENCE)
+        table.notes.append(f"drawn like a figure ({'; '.join(reasons)}): kept for its caption, to be checked")
+    return table
 
 
 def _caption_scores(page: Page) -> list[tuple[float, float]]:
@@ -134,14 +147,30 @@ def page_regions(
     options = [_options(layout, caption, score, settings) for caption, score in zip(page.captions, scores, strict=True)]
     chosen = settle_page(options, preferred, scores)
     drawn = [outline_region(layout, c) for c, region in zip(page.captions, chosen, strict=True) if region is None]
-    regions = [region for region in [*chosen, *drawn] if region is not None]
+    regions = [_short_of_figure(layout, region) for region in [*chosen, *drawn] if region is not None]
     figures: list[Figure] = []
     if settings.find_uncaptioned:
         regions += find_ruled_regions(layout, regions)
         regions += find_whitespace_regions(layout, regions)
-        figures = [figure for r in regions if (figure := _as_figure(r, layout)) is not None]
-        regions = [r for r in regions if r.caption or _free_standing(r, layout)]
+        kept = []
+        for region in regions:
+            reasons = _figure_reasons(region, layout)
+            alone = region.caption is None and _in_body(region, layout) and not _by_figure(region, layout)
+            beside = split_beside_figure(layout, region) if alone else None
+            if beside is not None:  # a table beside a chart: the table kept, the chart set apart
+                region, figure_box = beside
+                figures.append(_figure(layout, figure_box, figure_reasons(layout, figure_box)))
+            elif reasons:
+                figures.append(_figure(layout, region.bbox, reasons))
+                continue
+            if region.caption or _free_standing(region, layout):
+                kept.append(region)
+        regions = kept
     return sorted(_distinct(regions), key=lambda r: (r.top, r.x0)), figures
+
+
+def _short_of_figure(layout: PageLayout, region: Region) -> Region:
+    return (cut_before_figure(layout, region) if region.lines else None) or region
 
 
 def _distinct(regions: list[Region]) -> list[Region]:
@@ -177,8 +206,11 @@ def _options(
 def _free_standing(region: Region, layout: PageLayout) -> bool:
     """An uncaptioned region is a table candidate inside the body band (running heads and feet are not) and
     away from a figure."""
-    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
-    return inside and not _by_figure(region, layout)
+    return _in_body(region, layout) and not _by_figure(region, layout)
+
+
+def _in_body(region: Region, layout: PageLayout) -> bool:
+    return layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
 
 
 def _by_figure(region: Region, layout: PageLayout) -> bool:
@@ -204,16 +236,24 @@ def _figure_caption_near(region: Region, layout: PageLayout, beside_only: bool =
     )
 
 
-def _as_figure(region: Region, layout: PageLayout) -> Figure | None:
-    """An uncaptioned region in the body band right above or below a figure caption, kept as a figure and
-    why (one that holds the caption runs on into the text around the figure: it is set aside unnamed)."""
-    inside = layout.body_top - 1 <= region.top and region.bottom <= layout.body_bottom + 1
-    caption = _figure_caption_near(region, layout, beside_only=True) if region.caption is None and inside else None
-    if caption is None:
-        return None
-    box = tuple(round(v, 2) for v in page_box(region.bbox, layout.content))
-    reason = f"aligned text beside the figure caption '{caption[:40]}': part of that figure, not a table"
-    return Figure(page=layout.number, bbox=box, reason=reason)  # type: ignore[arg-type]
+def _figure_reasons(region: Region, layout: PageLayout) -> list[str]:
+    """Why an uncaptioned region in the body band is (part of) a figure: it lies right above or below a figure
+    caption, or it is drawn like a figure (figures.py). One that holds a figure caption runs on into the text
+    around the figure: it is set aside unnamed, by _free_standing."""
+    if region.caption is not None or not _in_body(region, layout):
+        return []
+    caption = _figure_caption_near(region, layout, beside_only=True)
+    beside = [f"aligned text beside the figure caption '{caption[:40]}'"] if caption is not None else []
+    return beside + figure_reasons(layout, region.bbox)
+
+
+def _figure(layout: PageLayout, box: tuple[float, float, float, float], reasons: list[str]) -> Figure:
+    x0, top, x1, bottom = box
+    width, height = layout.content.width, layout.content.height  # (a figure's clipped paths run off the page)
+    on_page = (max(x0, 0.0), max(top, 0.0), min(x1, width), min(bottom, height))
+    shown = tuple(round(v, 2) for v in page_box(on_page, layout.content))
+    reason = "; ".join(reasons) + ": part of a figure, not a table"
+    return Figure(page=layout.number, bbox=shown, reason=reason)  # type: ignore[arg-type]
 
 
 def table_from_region(

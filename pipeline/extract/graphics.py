@@ -1,10 +1,11 @@
-"""A page's ruling lines and shaded boxes, read from its path objects (forms included) with pdfium."""
+"""A page's ruling lines and shaded boxes, and the marks and images a figure is drawn with, read in one walk
+over its page objects (forms included) with pdfium."""
 
 from __future__ import annotations
 
 import ctypes
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 import pypdfium2.raw as pdfium_c
@@ -23,6 +24,8 @@ class Rule:
     x1: float
     bottom: float
 
+    shade: int = -1  # a filled box's colour as 0xRRGGBB (-1: not known, or not a filled box)
+
     @property
     def horizontal(self) -> bool:
         return (self.x1 - self.x0) >= (self.bottom - self.top)
@@ -40,20 +43,33 @@ class Rule:
         return max(self.x1 - self.x0, self.bottom - self.top)
 
 
-def read_rules(
-    page: PdfPage, frame: Frame, rule_thickness: float, min_rule_length: float
-) -> tuple[list[Rule], list[Rule]]:
-    """Thin graphics (rules, joined where drawn in pieces) and larger filled boxes (shading)."""
-    rules, fills = [], []
-    for box in _read_boxes(page, frame):
+@dataclass
+class Drawing:
+    """What a page draws besides its text."""
+
+    rules: list[Rule] = field(default_factory=list)  # thin graphics, joined where drawn in pieces
+    fills: list[Rule] = field(default_factory=list)  # filled boxes too large to be rules (shading, bars)
+    ticks: list[Rule] = field(default_factory=list)  # straight pieces too short to be rules (axis ticks, dots)
+    marks: list[Rule] = field(default_factory=list)  # the boxes of curves, slanted strokes and round markers
+    images: list[Rule] = field(default_factory=list)  # the boxes of placed raster images
+
+
+def read_drawing(page: PdfPage, frame: Frame, rule_thickness: float, min_rule_length: float) -> Drawing:
+    """Rules and shading (what tables are drawn with) and the marks and images figures are drawn with."""
+    drawing = Drawing()
+    for box, kind, shade in _read_boxes(page, frame):
+        if kind != EDGE:
+            (drawing.marks if kind == MARK else drawing.images).append(Rule(*box))
+            continue
         x0, t, x1, b = box
         w, h = x1 - x0, b - t
         thin = min(w, h) <= rule_thickness or (min(w, h) <= 1.6 * rule_thickness and max(w, h) >= 40 * min(w, h))
         if thin and max(w, h) >= min_rule_length:  # (a heavy rule, long for its weight, is a rule too)
-            rules.append(Rule(*box))
-        elif not thin:
-            fills.append(Rule(*box))
-    return merge_collinear(rules), fills
+            drawing.rules.append(Rule(*box))
+        else:
+            (drawing.ticks if thin else drawing.fills).append(Rule(*box, shade))
+    drawing.rules = merge_collinear(drawing.rules)
+    return drawing
 
 
 def merge_collinear(rules: list[Rule], gap: float = 2.0) -> list[Rule]:
@@ -102,18 +118,21 @@ def _matrix_of(obj: int) -> Matrix:
     return (fm.a, fm.b, fm.c, fm.d, fm.e, fm.f)
 
 
-def _read_boxes(page: PdfPage, frame: Frame) -> Iterator[tuple[float, float, float, float]]:
-    """Axis-aligned boxes of the visible path pieces (lines and rectangles), in top-left coordinates."""
-    for (x0, y0, x1, y1), width in _path_pieces(pdfium.address(page.raw), None, _IDENTITY, 0):
+EDGE, MARK, IMAGE = 0, 1, 2  # a piece is a straight axis-aligned stroke or box, a mark, or an image
+
+
+def _read_boxes(page: PdfPage, frame: Frame) -> Iterator[tuple[tuple[float, float, float, float], int, int]]:
+    """Boxes of the visible pieces, each with its kind and fill shade, in top-left coordinates."""
+    for (x0, y0, x1, y1), width, kind, shade in _path_pieces(pdfium.address(page.raw), None, _IDENTITY, 0):
         pad = width / 2
         if abs(x1 - x0) < 0.01:  # vertical stroke
             x0, x1 = x0 - pad, x1 + pad
         if abs(y1 - y0) < 0.01:  # horizontal stroke
             y0, y1 = y0 - pad, y1 + pad
-        yield frame.box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        yield frame.box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)), kind, shade
 
 
-Piece = tuple[tuple[float, float, float, float], float]
+Piece = tuple[tuple[float, float, float, float], float, int, int]  # box, stroke width, kind, fill shade
 
 
 def _path_pieces(page: int, form: int | None, outer: Matrix, depth: int) -> Iterator[Piece]:
@@ -125,22 +144,34 @@ def _path_pieces(page: int, form: int | None, outer: Matrix, depth: int) -> Iter
             yield from _path_pieces(page, obj, _compose(_matrix_of(obj), outer), depth + 1)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
             yield from _pieces_of_path(obj, outer)
+        elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            yield _image_box(_compose(_matrix_of(obj), outer)), 0.0, IMAGE, -1
 
 
-def _visible(obj: int, fill: bool) -> bool:
+def _image_box(matrix: Matrix) -> tuple[float, float, float, float]:
+    """An image fills the unit square of its matrix."""
+    a, b, c, d, e, f = matrix
+    xs, ys = (e, e + a, e + c, e + a + c), (f, f + b, f + d, f + b + d)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _shade(obj: int, fill: bool) -> int | None:
+    """The colour the object paints with (0xRRGGBB, -1 when pdfium cannot say), None when it paints nothing
+    a reader sees (transparent, or white on the page)."""
     rgba = (ctypes.c_uint * 4)()
     getter = pdfium.fill_color if fill else pdfium.stroke_color
     if not getter(obj, *(ctypes.addressof(rgba) + k * ctypes.sizeof(ctypes.c_uint) for k in range(4))):
-        return True
+        return -1
     r, g, b, a = rgba
-    return a > 0 and min(r, g, b) < 250
+    return (r << 16 | g << 8 | b) if a > 0 and min(r, g, b) < 250 else None
 
 
 def _pieces_of_path(obj: int, outer: Matrix) -> Iterator[Piece]:
     modes = (ctypes.c_int * 2)()
     pdfium.draw_mode(obj, ctypes.addressof(modes), ctypes.addressof(modes) + ctypes.sizeof(ctypes.c_int))
-    filled = modes[0] != 0 and _visible(obj, True)
-    stroked = bool(modes[1]) and _visible(obj, False)
+    shade = _shade(obj, True) if modes[0] != 0 else None
+    filled = shade is not None
+    stroked = bool(modes[1]) and _shade(obj, False) is not None
     if not (filled or stroked):
         return
     width = ctypes.c_float()
@@ -158,29 +189,37 @@ def _pieces_of_path(obj: int, outer: Matrix) -> Iterator[Piece]:
         x, y = xy
         point = (a * x + c * y + e, b * x + d * y + f)
         if type_of(seg) == moveto:
-            yield from _subpath_pieces(subpath, filled, stroked, line_width)
+            yield from _subpath_pieces(subpath, shade, stroked, line_width)
             subpath = [point]
         else:
             subpath.append(point)
             if closes(seg) and subpath[0] != point:
                 subpath.append(subpath[0])
-    yield from _subpath_pieces(subpath, filled, stroked, line_width)
+    yield from _subpath_pieces(subpath, shade, stroked, line_width)
 
 
-def _subpath_pieces(points: list[tuple[float, float]], filled: bool, stroked: bool, width: float) -> Iterator[Piece]:
+def _subpath_pieces(
+    points: list[tuple[float, float]], shade: int | None, stroked: bool, width: float
+) -> Iterator[Piece]:
     if len(points) < 2:
         return
+    filled = shade is not None
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     box = (min(xs), min(ys), max(xs), max(ys))
     thin = min(box[2] - box[0], box[3] - box[1]) <= 1.5  # a bevelled border piece (Word tables) is a rule too
     if filled and len(points) >= 3 and (thin or (len(points) >= 4 and _axis_aligned(points))):
-        yield box, 0.0
+        yield box, 0.0, EDGE, shade
         return
+    slanted = False
     if stroked:
         for (xa, ya), (xb, yb) in pairwise(points):
             if abs(xa - xb) < 0.5 or abs(ya - yb) < 0.5:
-                yield (xa, ya, xb, yb), width
+                yield (xa, ya, xb, yb), width, EDGE, -1
+            else:
+                slanted = True
+    if slanted or (filled and len(points) >= 3):  # a curve, a slanted line or a round marker: a figure's ink
+        yield box, 0.0, MARK, -1
 
 
 def _axis_aligned(points: list[tuple[float, float]]) -> bool:

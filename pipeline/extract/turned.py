@@ -24,10 +24,17 @@ def turn_page(content: PageContent) -> PageContent:
         width=height,
         height=width,
         chars=[_turn_char(c, turn, width, height) for c in content.chars],
-        rules=[Rule(*_forward((r.x0, r.top, r.x1, r.bottom), turn, width, height)) for r in content.rules],
-        fills=[Rule(*_forward((r.x0, r.top, r.x1, r.bottom), turn, width, height)) for r in content.fills],
+        rules=_turn_boxes(content.rules, turn, width, height),
+        fills=_turn_boxes(content.fills, turn, width, height),
+        ticks=_turn_boxes(content.ticks, turn, width, height),
+        marks=_turn_boxes(content.marks, turn, width, height),
+        images=_turn_boxes(content.images, turn, width, height),
         turn=turn,
     )
+
+
+def _turn_boxes(boxes: list[Rule], turn: int, width: float, height: float) -> list[Rule]:
+    return [Rule(*_forward((r.x0, r.top, r.x1, r.bottom), turn, width, height), r.shade) for r in boxes]
 
 
 def _forward(box: BBox, turn: int, width: float, height: float) -> BBox:
