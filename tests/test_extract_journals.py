@@ -13,6 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.audit.settings import AuditSettings
 from pipeline.extract.chars import open_page, open_pdf, read_chars, read_graphics
+from pipeline.extract.continued import page_parts
 from pipeline.extract.document import extract_tables
 from pipeline.extract.words import build_words
 from pipeline.fixtures import PaperTruth
@@ -83,6 +84,18 @@ def test_a_continued_table_is_one_table_whose_cells_keep_their_pages(rendered: d
     first, last = truth.tables[0].cells[1][0], truth.tables[0].cells[-1][0]
     assert pages[first] == 1 and pages[last] == 2
     assert sum(c.text == "Dataset" for c in table.cells) == 1  # the repeated header is read once
+
+
+def test_a_page_that_prints_no_header_gets_none_in_its_part_but_keeps_the_column_names(rendered: dict) -> None:
+    truth, found = rendered["continued_without_header"]
+    (table,) = found.tables
+    assert table.continued_pages == [2] and table.headless_pages == [2]
+    parts = page_parts(table)
+    assert [(p.page, p.header_rows, p.grid()) for p in parts] == [
+        (t.page, t.header_rows, t.cells) for t in truth.tables[0].parts
+    ]
+    last = next(c for c in table.cells if c.text == truth.tables[0].cells[-1][1])
+    assert last.locator.page == 2 and last.col_path == [truth.tables[0].cells[0][1]]
 
 
 def test_a_flowchart_is_set_apart_as_a_figure_not_a_table(rendered: dict) -> None:

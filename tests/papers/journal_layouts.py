@@ -1,8 +1,8 @@
 """Journal layouts (issue 20), typeset with the project's fixture code: captions without punctuation after the
 number, dotted rules, two tables side by side under bare captions, a manuscript with line numbers in the
-margin, row-group headers, a plot with text labels next to a table, a table set sideways on a portrait page
-and a table continued on the next page under 'Table 2 (continued)'. Each renderer writes the PDF and returns
-its truth."""
+margin, row-group headers, a plot with text labels next to a table, a table set sideways on a portrait page,
+a table continued on the next page under 'Table 2 (continued)' and one run on with no caption or header
+repeated. Each renderer writes the PDF and returns its truth."""
 
 from __future__ import annotations
 
@@ -242,6 +242,15 @@ def render_continued_table(path: Path) -> PaperTruth:
     return _paper(path, [spec], [first, second], [*_around(first), PageBreak(), second], pages=2)
 
 
+def render_continued_without_header(path: Path) -> PaperTruth:
+    """A manuscript's table run on to the next page with no caption and no header repeated there."""
+    spec = bare_caption(tables.continued("Table 3", first_part=8))
+    split = spec.header_rows + (spec.continued_after or 0)
+    first = TableFlowable(spec, FAM, list(range(split)), spec.full_caption, "single")
+    second = TableFlowable(spec, FAM, list(range(split, spec.n_rows)), "", "single")
+    return _paper(path, [spec], [first, second], [*_around(first), PageBreak(), second], pages=2)
+
+
 def render_flowchart_and_table(path: Path) -> PaperTruth:
     """A boxed flowchart under its 'Figure 2.' caption, then a captioned table."""
     spec = tables.small("Table 5", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
@@ -259,5 +268,6 @@ JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
     "figure_beside_table": render_figure_beside_table,
     "sideways_table": render_sideways_table,
     "continued_table": render_continued_table,
+    "continued_without_header": render_continued_without_header,
     "flowchart_and_table": render_flowchart_and_table,
 }
