@@ -98,6 +98,13 @@ def test_a_page_that_prints_no_header_gets_none_in_its_part_but_keeps_the_column
     assert last.locator.page == 2 and last.col_path == [truth.tables[0].cells[0][1]]
 
 
+def test_values_on_the_middle_line_of_a_wrapped_stub_stay_in_their_columns(rendered: dict) -> None:
+    truth, found = rendered["values_between_stub_lines"]
+    (table,) = found.tables
+    assert table.grid() == truth.tables[0].cells
+    assert any("not a group label" in note for note in table.notes)
+
+
 def test_a_flowchart_is_set_apart_as_a_figure_not_a_table(rendered: dict) -> None:
     _, found = rendered["flowchart_and_table"]
     assert [t.label for t in found.tables] == ["Table 5"]

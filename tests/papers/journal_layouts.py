@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import io
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 from reportlab.lib.pagesizes import letter
@@ -24,6 +25,7 @@ from papers.prose import paragraphs
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.fonts import family
 from pipeline.fixtures.spec import PaperTruth, TableSpec
+from pipeline.fixtures.table_layout import Rule
 from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
 
@@ -45,6 +47,42 @@ class DottedTable(TableFlowable):
             while x < rule.x1:
                 self.canv.rect(x, self.height - rule.y0 - 0.3, min(1.0, rule.x1 - x), 0.6, stroke=0, fill=1)
                 x += 2.2
+
+
+class RuledRowsTable(TableFlowable):
+    """MDPI style: a thin rule under every body row and each cell set centred in its row's height (a row's
+    values on the middle line of its wrapped stub)."""
+
+    GAP = 4.0  # room for the rule between two rows
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        super().wrap(availWidth, availHeight)
+        layout = self.layout
+        assert layout is not None
+        body = sorted({c.row for c in layout.cells if c.row >= self.spec.header_rows})
+        first_top = min(c.bbox[1] for c in layout.cells if c.row == body[0])
+        shift, extents = 0.0, []
+        for r in body:
+            cells = [c for c in layout.cells if c.row == r]
+            top, bottom = min(c.bbox[1] for c in cells), max(c.bbox[3] for c in cells)
+            for cell in cells:
+                dy = shift + (top + bottom - cell.bbox[1] - cell.bbox[3]) / 2
+                cell.lines = [dataclasses.replace(line, baseline=line.baseline + dy) for line in cell.lines]
+                x0, y0, x1, y1 = cell.bbox
+                cell.bbox = (x0, y0 + dy, x1, y1 + dy)
+            extents.append((top + shift, bottom + shift))
+            shift += self.GAP
+        shift -= self.GAP
+        for rule in layout.rules:
+            if rule.y0 > first_top:  # the bottom rule moves down with the rows
+                rule.y0, rule.y1 = rule.y0 + shift, rule.y1 + shift
+        x0, _, x1, _ = layout.body_bbox
+        layout.rules += [Rule(x0, (a[1] + b[0]) / 2, x1, (a[1] + b[0]) / 2, 0.4) for a, b in pairwise(extents)]
+        layout.note = [dataclasses.replace(line, baseline=line.baseline + shift) for line in layout.note]
+        layout.body_bbox = (x0, layout.body_bbox[1], x1, layout.body_bbox[3] + shift)
+        layout.height += shift
+        self.height = layout.height
+        return self.width, self.height
 
 
 class ScatterFigure(Flowable):
@@ -251,6 +289,13 @@ def render_continued_without_header(path: Path) -> PaperTruth:
     return _paper(path, [spec], [first, second], [*_around(first), PageBreak(), second], pages=2)
 
 
+def render_values_between_stub_lines(path: Path) -> PaperTruth:
+    """Rows ruled apart, each cell centred in its row: the values on the middle line of a three-line stub."""
+    spec = tables.centred_wrapped_stubs("Table 6")
+    part = RuledRowsTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
 def render_flowchart_and_table(path: Path) -> PaperTruth:
     """A boxed flowchart under its 'Figure 2.' caption, then a captioned table."""
     spec = tables.small("Table 5", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
@@ -270,4 +315,5 @@ JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
     "continued_table": render_continued_table,
     "continued_without_header": render_continued_without_header,
     "flowchart_and_table": render_flowchart_and_table,
+    "values_between_stub_lines": render_values_between_stub_lines,
 }
