@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from papers.journal_layouts import JOURNAL_LAYOUTS
+from papers.journal_layouts import JOURNAL_LAYOUTS, render_stacked_panels
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.audit.settings import AuditSettings
@@ -103,6 +103,15 @@ def test_values_on_the_middle_line_of_a_wrapped_stub_stay_in_their_columns(rende
     (table,) = found.tables
     assert table.grid() == truth.tables[0].cells
     assert any("not a group label" in note for note in table.notes)
+
+
+def test_stacked_panels_with_their_own_columns_fill_one_grid_from_the_left(tmp_path: Path) -> None:
+    expected = render_stacked_panels(tmp_path / "stacked.pdf")
+    (table,) = extract_tables(tmp_path / "stacked.pdf").tables
+    assert table.label == "Table 7" and table.grid() == expected
+    assert any("stacked panels" in note for note in table.notes)
+    value = next(c for c in table.cells if c.text == "0.664")  # Panel B, 'Fly' for DNABERT2
+    assert value.row_path[0].startswith("Panel B:")
 
 
 def test_a_flowchart_is_set_apart_as_a_figure_not_a_table(rendered: dict) -> None:

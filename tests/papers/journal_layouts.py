@@ -24,7 +24,7 @@ from papers.extra_features import _SideBySide
 from papers.prose import paragraphs
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.fonts import family
-from pipeline.fixtures.spec import PaperTruth, TableSpec
+from pipeline.fixtures.spec import PaperTruth, TableSpec, truth_text
 from pipeline.fixtures.table_layout import Rule
 from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
@@ -83,6 +83,22 @@ class RuledRowsTable(TableFlowable):
         layout.height += shift
         self.height = layout.height
         return self.width, self.height
+
+
+class PanelTable(TableFlowable):
+    """A panel of a stacked table: its title line (the spanning first row) set flush left, as Cell Press sets it."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+        assert self.layout is not None
+        left = self.layout.body_bbox[0] + 6.0  # the column padding
+        for cell in self.layout.cells:
+            if cell.row == 0:
+                dx = left - cell.bbox[0]
+                cell.lines = [dataclasses.replace(line, x=line.x + dx) for line in cell.lines]
+                x0, y0, x1, y1 = cell.bbox
+                cell.bbox = (x0 + dx, y0, x1 + dx, y1)
+        return size
 
 
 class ScatterFigure(Flowable):
@@ -302,6 +318,36 @@ def render_flowchart_and_table(path: Path) -> PaperTruth:
     part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
     caption = RLParagraph("Figure 2. Flow of samples from quality control to the classifier.", BODY)
     return _paper(path, [spec], [part], _around(BoxedFlowchart(), caption, part))
+
+
+STACKED_PANELS = (
+    ("Panel A: Accuracy on the promoter tasks", ("Core", "TATA", "Non-TATA", "All"), 4),
+    ("Panel B: Matthews correlation on the enhancer tasks", ("Cohn", "Ensembl", "Fly", "Mouse", "Human"), 5),
+    ("Panel C: Spearman correlation on the expression tasks", ("Bulk", "Liver", "Brain", "Heart", "Lung"), 5),
+)
+
+
+def render_stacked_panels(path: Path) -> list[list[str | None]]:
+    """Three panels stacked flush under one caption, each with its title line and header line, the first with
+    four value columns and the others with five: the expected grid as the gold set records such a table (one
+    grid as wide as the widest panel, each panel filled from the left, titles spanning it)."""
+    specs = []
+    for k, (title, columns, n) in enumerate(STACKED_PANELS):
+        values = tuple(tuple(f"0.{600 + 37 * r + 11 * c + 5 * k}" for c in range(n)) for r in range(3))
+        specs.append(tables.stacked_panel("Table 7", title, columns, values))
+    parts = [
+        PanelTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption if k == 0 else "", "single")
+        for k, spec in enumerate(specs)
+    ]
+    for upper, lower in pairwise(parts):
+        upper.spaceAfter = lower.spaceBefore = 0.0
+    _write(path, _around(*parts))
+    width = max(spec.n_cols for spec in specs)
+    grid: list[list[str | None]] = []
+    for spec in specs:
+        rows = [[*(truth_text(t) if t is not None else None for t in row)] for row in spec.rows]
+        grid += [[*row, *([None] if i == 0 else [""]) * (width - len(row))] for i, row in enumerate(rows)]
+    return grid
 
 
 JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
