@@ -85,11 +85,15 @@ def build_grid(
         [p for i, row in enumerate(rows) for p in _place_row(i, row, i < header_rows, columns, straddling)]
     )
     hrules = [r for r in rules if r.horizontal]
-    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
+    notes: list[str] = []
+    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
-    placed, joined, notes = join_ruled_bands(placed, header_rows, hrules, box) if captioned else (placed, False, [])
+    joined = False
+    if captioned:
+        placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
+        notes += band_notes
     if joined:
         group_rows = set()
     numeric = numeric_columns(placed, header_rows, len(columns))
