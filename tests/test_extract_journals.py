@@ -114,6 +114,18 @@ def test_stacked_panels_with_their_own_columns_fill_one_grid_from_the_left(tmp_p
     assert value.row_path[0].startswith("Panel B:")
 
 
+def test_a_tall_header_and_block_labels_name_every_value(rendered: dict) -> None:
+    _, found = rendered["tall_header_blocks"]
+    (table,) = found.tables
+    assert table.header_rows == 2
+    value = next(c for c in table.cells if c.text == "9.9 (7.0–12.7)")  # GT of the wrapped cohort
+    assert value.col_path == ["Homozygotes", "Odds ratio (95% CI)"]
+    assert value.row_path[0] == "European ancestry (ADGC)"
+    baseline = next(c for c in table.cells if c.text == "Baseline")
+    assert (baseline.row, baseline.row_span) == (0, 2)
+    assert any("wrapped over the lines of its ruled block" in note for note in table.notes)
+
+
 def test_a_flowchart_is_set_apart_as_a_figure_not_a_table(rendered: dict) -> None:
     _, found = rendered["flowchart_and_table"]
     assert [t.label for t in found.tables] == ["Table 5"]

@@ -25,7 +25,7 @@ from papers.prose import paragraphs
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.fonts import family
 from pipeline.fixtures.spec import PaperTruth, TableSpec, truth_text
-from pipeline.fixtures.table_layout import Rule
+from pipeline.fixtures.table_layout import PlacedCell, Rule
 from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
 
@@ -99,6 +99,34 @@ class PanelTable(TableFlowable):
                 x0, y0, x1, y1 = cell.bbox
                 cell.bbox = (x0 + dx, y0, x1 + dx, y1)
         return size
+
+
+class TallHeaderTable(TableFlowable):
+    """MDPI style header: each lower-level label centred in its row's height, a column label with no sub-label
+    set on the upper level's line, and one rule under the upper level from that label to the right edge."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+        layout = self.layout
+        assert layout is not None
+        upper = [c for c in layout.cells if c.row == 0 and c.col >= self.spec.stub_cols]
+        lower = [c for c in layout.cells if c.row == 1]
+        top, bottom = min(c.bbox[1] for c in lower), max(c.bbox[3] for c in lower)
+        for cell in lower:
+            _shift(cell, (top + bottom - cell.bbox[1] - cell.bbox[3]) / 2)
+        line_top = min(c.bbox[1] for c in upper if c.col > self.spec.stub_cols)
+        lone = next(c for c in upper if c.col == self.spec.stub_cols)
+        _shift(lone, line_top - lone.bbox[1])
+        y = max(c.bbox[3] for c in upper) + 1.5
+        layout.rules = [r for r in layout.rules if r.thickness != 0.4]  # the trimmed rules under each group
+        layout.rules.append(Rule(lone.bbox[0] - 3, y, layout.body_bbox[2], y, 0.4))
+        return size
+
+
+def _shift(cell: PlacedCell, dy: float) -> None:
+    cell.lines = [dataclasses.replace(line, baseline=line.baseline + dy) for line in cell.lines]
+    x0, y0, x1, y1 = cell.bbox
+    cell.bbox = (x0, y0 + dy, x1, y1 + dy)
 
 
 class ScatterFigure(Flowable):
@@ -312,6 +340,13 @@ def render_values_between_stub_lines(path: Path) -> PaperTruth:
     return _paper(path, [spec], [part], _around(part))
 
 
+def render_tall_header_blocks(path: Path) -> PaperTruth:
+    """A header of centred and wrapped labels five lines tall over ruled blocks named by centred cohort labels."""
+    spec = tables.tall_header_blocks("Table 8")
+    part = TallHeaderTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
 def render_flowchart_and_table(path: Path) -> PaperTruth:
     """A boxed flowchart under its 'Figure 2.' caption, then a captioned table."""
     spec = tables.small("Table 5", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
@@ -362,4 +397,5 @@ JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
     "continued_without_header": render_continued_without_header,
     "flowchart_and_table": render_flowchart_and_table,
     "values_between_stub_lines": render_values_between_stub_lines,
+    "tall_header_blocks": render_tall_header_blocks,
 }
