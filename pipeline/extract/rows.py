@@ -93,10 +93,12 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
         ),
         key=lambda r: r.y,
     )
-    for rule in long_rules:
+    for k, rule in enumerate(long_rules):
         above = [r for r in rows if r.middle < rule.y]
         below = [r for r in rows if r.middle > rule.y]
-        if below and _over_header_level(rule, below[0], x0, width):
+        nxt = long_rules[k + 1].y if k + 1 < len(long_rules) else None
+        under = [r for r in below if nxt is not None and r.middle < nxt]  # the lines down to the next rule
+        if under and _over_header_level(rule, under, x0, width):
             continue
         if above and below:
             if len(above) <= max(4, len(rows) // 3) or _label_lines(above, below):
@@ -114,13 +116,13 @@ def _label_lines(above: list[Row], below: list[Row]) -> bool:
     return len(above) <= len(below) and not any(segment_is_numeric(s) for r in above for s in r.segments)
 
 
-def _over_header_level(rule: Rule, row: Row, x0: float, width: float) -> bool:
-    """A rule that leaves the stub columns out, with a line of labels and no values under it that labels those
-    stub columns too (set lower, centred in a tall header): it runs under the header's upper level (the groups
-    of columns), not between the header and the body."""
-    if rule.x0 <= x0 + 0.15 * width or any(segment_is_numeric(s) for s in row.segments):
+def _over_header_level(rule: Rule, under: list[Row], x0: float, width: float) -> bool:
+    """A rule that leaves the stub columns out, with only lines of labels under it down to the next rule, the
+    first labelling the stub columns too (set lower, centred in a tall header): it runs under the header's
+    upper level (the groups of columns), not between the header and the body."""
+    if rule.x0 <= x0 + 0.15 * width or any(segment_is_numeric(s) for r in under for s in r.segments):
         return False
-    return any(s.x1 <= rule.x0 for s in row.segments)
+    return any(s.x1 <= rule.x0 for s in under[0].segments)
 
 
 def _crosses_text(rule: Rule, row: Row) -> bool:
