@@ -126,6 +126,14 @@ def test_a_tall_header_and_block_labels_name_every_value(rendered: dict) -> None
     assert any("wrapped over the lines of its ruled block" in note for note in table.notes)
 
 
+def test_a_short_header_rule_over_a_group_label_still_ends_the_header(rendered: dict) -> None:
+    _, found = rendered["group_label_under_a_short_midrule"]
+    (table,) = found.tables
+    assert table.header_rows == 1
+    value = next(c for c in table.cells if c.text == "0.702")
+    assert value.col_path == ["NT"] and value.row_path[0] == "Promoters"
+
+
 def test_a_flowchart_is_set_apart_as_a_figure_not_a_table(rendered: dict) -> None:
     _, found = rendered["flowchart_and_table"]
     assert [t.label for t in found.tables] == ["Table 5"]

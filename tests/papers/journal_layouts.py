@@ -123,6 +123,17 @@ class TallHeaderTable(TableFlowable):
         return size
 
 
+class StubFreeMidrule(TableFlowable):
+    """A table whose rule under the header leaves the stub column out (it starts at the first value column)."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+        assert self.layout is not None
+        midrule = sorted(self.layout.rules, key=lambda r: r.y0)[1]
+        midrule.x0 = min(c.bbox[0] for c in self.layout.cells if c.col == self.spec.stub_cols) - 3
+        return size
+
+
 def _shift(cell: PlacedCell, dy: float) -> None:
     cell.lines = [dataclasses.replace(line, baseline=line.baseline + dy) for line in cell.lines]
     x0, y0, x1, y1 = cell.bbox
@@ -347,6 +358,15 @@ def render_tall_header_blocks(path: Path) -> PaperTruth:
     return _paper(path, [spec], [part], _around(part))
 
 
+def render_group_label_under_a_short_midrule(path: Path) -> PaperTruth:
+    """Row-group labels under a header rule that leaves the stub out: the rule still ends the header."""
+    rows = [list(row) for row in tables.row_group_labels("Table 9").rows]
+    rows[1][0], rows[5][0] = "Promoters", "Factors"  # group names shorter than the stub column
+    spec = dataclasses.replace(tables.row_group_labels("Table 9"), rows=rows)
+    part = StubFreeMidrule(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
 def render_flowchart_and_table(path: Path) -> PaperTruth:
     """A boxed flowchart under its 'Figure 2.' caption, then a captioned table."""
     spec = tables.small("Table 5", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
@@ -398,4 +418,5 @@ JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
     "flowchart_and_table": render_flowchart_and_table,
     "values_between_stub_lines": render_values_between_stub_lines,
     "tall_header_blocks": render_tall_header_blocks,
+    "group_label_under_a_short_midrule": render_group_label_under_a_short_midrule,
 }
