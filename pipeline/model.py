@@ -342,6 +342,7 @@ class Table:
     confidence: float = 0.0
     caption_position: str | None = None  # "above" | "below" | None
     continued_pages: list[int] = field(default_factory=list)
+    headless_pages: list[int] = field(default_factory=list)  # continued pages that print no header of their own
     notes: list[str] = field(default_factory=list)
     panel: str | None = None  # one panel of a multi-panel float: its sub-caption ("(a) Bulk RNA expression")
     artifact: str = ""  # a table read from a text source: the stored file; page is then 0 and bbox empty

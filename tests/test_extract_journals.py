@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from papers.journal_layouts import JOURNAL_LAYOUTS
+from papers.journal_layouts import JOURNAL_LAYOUTS, render_stacked_panels
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.audit.settings import AuditSettings
 from pipeline.extract.chars import open_page, open_pdf, read_chars, read_graphics
+from pipeline.extract.continued import page_parts
 from pipeline.extract.document import extract_tables
 from pipeline.extract.words import build_words
 from pipeline.fixtures import PaperTruth
@@ -85,6 +86,54 @@ def test_a_continued_table_is_one_table_whose_cells_keep_their_pages(rendered: d
     assert sum(c.text == "Dataset" for c in table.cells) == 1  # the repeated header is read once
 
 
+def test_a_page_that_prints_no_header_gets_none_in_its_part_but_keeps_the_column_names(rendered: dict) -> None:
+    truth, found = rendered["continued_without_header"]
+    (table,) = found.tables
+    assert table.continued_pages == [2] and table.headless_pages == [2]
+    parts = page_parts(table)
+    assert [(p.page, p.header_rows, p.grid()) for p in parts] == [
+        (t.page, t.header_rows, t.cells) for t in truth.tables[0].parts
+    ]
+    last = next(c for c in table.cells if c.text == truth.tables[0].cells[-1][1])
+    assert last.locator.page == 2 and last.col_path == [truth.tables[0].cells[0][1]]
+
+
+def test_values_on_the_middle_line_of_a_wrapped_stub_stay_in_their_columns(rendered: dict) -> None:
+    truth, found = rendered["values_between_stub_lines"]
+    (table,) = found.tables
+    assert table.grid() == truth.tables[0].cells
+    assert any("not a group label" in note for note in table.notes)
+
+
+def test_stacked_panels_with_their_own_columns_fill_one_grid_from_the_left(tmp_path: Path) -> None:
+    expected = render_stacked_panels(tmp_path / "stacked.pdf")
+    (table,) = extract_tables(tmp_path / "stacked.pdf").tables
+    assert table.label == "Table 7" and table.grid() == expected
+    assert any("stacked panels" in note for note in table.notes)
+    value = next(c for c in table.cells if c.text == "0.664")  # Panel B, 'Fly' for DNABERT2
+    assert value.row_path[0].startswith("Panel B:")
+
+
+def test_a_tall_header_and_block_labels_name_every_value(rendered: dict) -> None:
+    _, found = rendered["tall_header_blocks"]
+    (table,) = found.tables
+    assert table.header_rows == 2
+    value = next(c for c in table.cells if c.text == "9.9 (7.0–12.7)")  # GT of the wrapped cohort
+    assert value.col_path == ["Homozygotes", "Odds ratio (95% CI)"]
+    assert value.row_path[0] == "European ancestry (ADGC)"
+    baseline = next(c for c in table.cells if c.text == "Baseline")
+    assert (baseline.row, baseline.row_span) == (0, 2)
+    assert any("wrapped over the lines of its ruled block" in note for note in table.notes)
+
+
+def test_a_short_header_rule_over_a_group_label_still_ends_the_header(rendered: dict) -> None:
+    _, found = rendered["group_label_under_a_short_midrule"]
+    (table,) = found.tables
+    assert table.header_rows == 1
+    value = next(c for c in table.cells if c.text == "0.702")
+    assert value.col_path == ["NT"] and value.row_path[0] == "Promoters"
+
+
 def test_a_flowchart_is_set_apart_as_a_figure_not_a_table(rendered: dict) -> None:
     _, found = rendered["flowchart_and_table"]
     assert [t.label for t in found.tables] == ["Table 5"]
@@ -136,4 +185,4 @@ def test_real_journal_tables_are_found_under_their_labels(tmp_path: Path) -> Non
     extras = next(ln for ln in lines if ln.startswith("tables over not_tables"))
     assert int(extras.split(";")[1].split()[0]) <= 1, extras
     project = next(ln for ln in lines if ln.startswith("project"))
-    assert float(project.split()[1]) >= 0.96, project
+    assert float(project.split()[1]) >= 0.98, project

@@ -53,9 +53,25 @@ def join_ruled_bands(
         joined[key] = p
         out.append(p)
     notes = ["rules under every row: the lines between two rules are one row"] if stacked else []
+    if _clip_spans(out, header_rows):
+        notes.append("a line alone above its band's values is a line of a wrapped cell, not a group label")
     if _merge_across(out, partial, [order.get(bisect_right(cuts, r.y), -1) for r in partial]):
         notes.append("a rule stopping short of a column: that column's cell spans the rows it leaves unruled")
     return out, bool(stacked), notes
+
+
+def _clip_spans(cells: list[Placed], header_rows: int) -> bool:
+    """A cell spanning its row (a line read alone as a group label) whose band also holds cells of the columns
+    it covers is one line of the band's wrapped stub (the values set on a middle line): it keeps its own column."""
+    clipped = False
+    for p in cells:
+        if p.row < header_rows or p.col_span == 1:
+            continue
+        beside = [q.col for q in cells if q is not p and q.row == p.row and p.col < q.col < p.col + p.col_span]
+        if beside:
+            p.col_span = min(beside) - p.col
+            clipped = True
+    return clipped
 
 
 def _merge_across(cells: list[Placed], partial: list[Rule], below_rows: list[int]) -> bool:

@@ -84,6 +84,9 @@ def _append(first: Table, part: Table) -> None:
     first.n_cols = max(first.n_cols, part.n_cols)
     first.continued_pages.append(part.page)
     first.notes.append(f"continued on page {part.page}")
+    if not skip and first.header_rows:
+        first.headless_pages.append(part.page)
+        first.notes.append(f"page {part.page} prints no header: its columns take the header of page {first.page}")
 
 
 def _column_shift(first: Table, part: Table) -> int:
@@ -117,8 +120,8 @@ def _column_centres(table: Table) -> dict[int, float]:
 
 
 def page_parts(table: Table) -> list[Table]:
-    """A continued table as the portions printed on each page, the header repeated on each (as gold files record
-    them); a table on one page as it is."""
+    """A continued table as the portions printed on each page, the header repeated on each page that prints it
+    (as gold files record them); a table on one page as it is."""
     if not table.continued_pages:
         return [table]
     header = [c for c in table.cells if c.row < table.header_rows]
@@ -128,12 +131,21 @@ def page_parts(table: Table) -> list[Table]:
         rows = sorted({c.row for c in body})
         if not rows:
             continue
-        renumbered = {r: table.header_rows + i for i, r in enumerate(rows)}
-        cells = [*header, *(dataclasses.replace(c, row=renumbered[c.row]) for c in body)]
+        top = [] if page in table.headless_pages else header
+        header_rows = table.header_rows if top else 0
+        renumbered = {r: header_rows + i for i, r in enumerate(rows)}
+        cells = [*top, *(dataclasses.replace(c, row=renumbered[c.row]) for c in body)]
         bbox = table.bbox if page == table.page else _bounds([c.bbox for c in body if c.bbox]) or table.bbox
         parts.append(
             dataclasses.replace(
-                table, page=page, bbox=bbox, n_rows=table.header_rows + len(rows), cells=cells, continued_pages=[]
+                table,
+                page=page,
+                bbox=bbox,
+                n_rows=header_rows + len(rows),
+                header_rows=header_rows,
+                cells=cells,
+                continued_pages=[],
+                headless_pages=[],
             )
         )
     return parts

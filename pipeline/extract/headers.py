@@ -63,8 +63,8 @@ def widen_spanning_headers(
 
 def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule]) -> bool:
     """A header label alone in its columns, beside the short rule that separates the header's levels over
-    the other columns (no rule runs under it), names its columns on every header row: it spans them all.
-    Returns whether any did."""
+    the other columns (no rule runs under it, or the rule runs on under a one-column label with nothing
+    under it), names its columns on every header row: it spans them all. Returns whether any did."""
     header = [p for p in placed if p.row < header_rows]
     if header_rows < 2 or not header:
         return False
@@ -78,8 +78,10 @@ def span_lone_headers(placed: list[Placed], header_rows: int, rules: list[Rule])
     for p in header if inner else []:
         x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
         others = [q for q in header if q is not p]
-        if p.row_span > 1 or any(r.x0 - 2 <= (x0 + x1) / 2 <= r.x1 + 2 for r in inner):
-            continue
+        below = {c for q in others if q.row > p.row for c in range(q.col, q.col + q.col_span)}
+        ruled = any(r.x0 - 2 <= (x0 + x1) / 2 <= r.x1 + 2 for r in inner)
+        if p.row_span > 1 or (ruled and (p.col_span > 1 or p.row > 0 or p.col in below)):
+            continue  # a group label over its sub-labels; one column with nothing under it is no group
         if any(min(w.x0 for w in q.words) < x1 and max(w.x1 for w in q.words) > x0 for q in others):
             continue  # another label over or under it
         taken = {c for q in others for c in range(q.col, q.col + q.col_span)}

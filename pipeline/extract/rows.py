@@ -93,17 +93,36 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
         ),
         key=lambda r: r.y,
     )
-    for rule in long_rules:
+    for k, rule in enumerate(long_rules):
         above = [r for r in rows if r.middle < rule.y]
         below = [r for r in rows if r.middle > rule.y]
+        nxt = long_rules[k + 1].y if k + 1 < len(long_rules) else None
+        under = [r for r in below if nxt is not None and r.middle < nxt]  # the lines down to the next rule
+        if under and _over_header_level(rule, under, x0, width):
+            continue
         if above and below:
-            if len(above) <= max(4, len(rows) // 3):
+            if len(above) <= max(4, len(rows) // 3) or _label_lines(above, below):
                 return _labels_before_data(above)
             break
     for i, row in enumerate(rows[:6]):
         if numeric_share(row) >= 0.5 and len(row.segments) >= 2:
             return i
     return 1 if len(rows) > 2 else 0
+
+
+def _label_lines(above: list[Row], below: list[Row]) -> bool:
+    """Lines of labels only over at least as many lines of values: a tall header (labels wrapped and set
+    between its lines), not body rows above a rule."""
+    return len(above) <= len(below) and not any(segment_is_numeric(s) for r in above for s in r.segments)
+
+
+def _over_header_level(rule: Rule, under: list[Row], x0: float, width: float) -> bool:
+    """A rule that leaves the stub columns out, with only lines of labels under it down to the next rule, the
+    first labelling the stub columns too (set lower, centred in a tall header): it runs under the header's
+    upper level (the groups of columns), not between the header and the body."""
+    if rule.x0 <= x0 + 0.15 * width or any(segment_is_numeric(s) for r in under for s in r.segments):
+        return False
+    return any(s.x1 <= rule.x0 for s in under[0].segments)
 
 
 def _crosses_text(rule: Rule, row: Row) -> bool:

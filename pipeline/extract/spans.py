@@ -9,7 +9,7 @@ from statistics import median
 from pipeline.extract.chars import Rule
 from pipeline.extract.grid import Column, Placed, place_segment
 from pipeline.extract.rows import Row
-from pipeline.extract.words import Line, Word
+from pipeline.extract.words import Line, Word, join_words
 from pipeline.numbers import is_numeric
 
 
@@ -51,11 +51,12 @@ def settle_row_spans(
     rotated: list[Word],
     columns: list[Column],
     hrules: list[Rule],
+    notes: list[str],
 ) -> tuple[list[Placed], list[Row], int]:
-    """Move labels of between-rows, rotated labels and centred stubs onto the block of rows they name; a
-    horizontal rule across the label's column bounds the block.
+    """Move labels of between-rows, rotated labels, stubs wrapped over their ruled block and centred stubs onto
+    the block of rows they name; a horizontal rule across the label's column bounds the block.
 
-    Returns the new cells, the rows that remain, and the new number of header rows.
+    Returns the new cells, the rows that remain, and the new number of header rows; why, in ``notes``.
     """
     floating_rows = between_rows(rows, placed, header_rows)
     base = row_baselines(rows)
@@ -70,7 +71,11 @@ def settle_row_spans(
     for p in cells:
         p.row = index[p.row]
     kept_base = [base[i] for i in kept_rows]
-    fences = [[r.y for r in hrules if r.x0 < c.x1 and r.x1 > c.x0] for c in columns]
+    fences = [[r.y for r in hrules if r.x0 <= c.x0 + 1 and r.x1 >= c.x1 - 1] for c in columns]  # across it
+    wrapped = _wrapped_block_labels(cells, kept_base, new_header, fences[0])
+    if wrapped:
+        notes.append("a stub label wrapped over the lines of its ruled block names the block's rows")
+    floating += wrapped
     cells += _centred_stubs(cells, kept_base, new_header, fences[0])
     for p, y in floating:
         _land(p, y, cells, kept_base, new_header, fences[p.col])
@@ -96,6 +101,63 @@ def _join_wrapped(floating: list[tuple[Placed, float]]) -> list[tuple[Placed, fl
         else:
             joined.append((p, y, y))
     return [(p, (first + last) / 2) for p, first, last in joined]
+
+
+def _wrapped_block_labels(
+    cells: list[Placed], base: list[float], header_rows: int, fences: list[float]
+) -> list[tuple[Placed, float]]:
+    """A stub label wrapped over the lines of its ruled block ('European' / 'ancestry' / '(ADGC)' beside three
+    rows): the block's every stub line, the first opening a label and each other continuing it (lower-case or a
+    bracket), with a rule across the stub right above and below, and values beside every line, in a column that
+    names blocks (another block of rows has one stub line). Taken out of the cells as one label set at the
+    lines' middle, to land on the block it names."""
+    stubs = sorted(
+        (p for p in cells if p.col == 0 and p.row >= header_rows and p.row_span == 1 and p.col_span == 1),
+        key=lambda p: p.row,
+    )
+    cuts = sorted(fences)
+    blocks = _blocks(stubs, base, cuts)
+    if not _names_blocks(blocks, base, cuts, header_rows):
+        return []
+    found = []
+    for block in blocks:
+        texts = [join_words(p.words) for p in block]
+        rows = [p.row for p in block]
+        if len(block) < 2 or rows != list(range(rows[0], rows[-1] + 1)) or not texts[0][:1].isupper():
+            continue
+        if not all(t[:1].islower() or t[:1] in "([" for t in texts[1:]):
+            continue
+        above = max((f for f in cuts if f < base[rows[0]]), default=None)
+        below = min((f for f in cuts if f > base[rows[-1]]), default=None)
+        inner = [i for i in range(len(base)) if above is not None and below is not None and above < base[i] < below]
+        if inner != rows:
+            continue  # the label does not fill its block: its lines may be rows of their own
+        if not all(any(q.row == r and q.col > 0 for q in cells) for r in rows):
+            continue  # lines with nothing beside them continue the row above (a cell wrapped beside its values)
+        label = block[0]
+        for p in block[1:]:
+            label.words.extend(p.words)
+            cells.remove(p)
+        cells.remove(label)
+        found.append((label, (base[rows[0]] + base[rows[-1]]) / 2))
+    return found
+
+
+def _names_blocks(blocks: list[list[Placed]], base: list[float], cuts: list[float], header_rows: int) -> bool:
+    """The stub column names ruled blocks, not rows: some block of several rows has a single stub line."""
+    rows_in = {}
+    for i in range(header_rows, len(base)):
+        k = sum(c < base[i] for c in cuts)
+        rows_in[k] = rows_in.get(k, 0) + 1
+    return any(len(block) == 1 and rows_in.get(sum(c < base[block[0].row] for c in cuts), 0) >= 2 for block in blocks)
+
+
+def _blocks(stubs: list[Placed], base: list[float], cuts: list[float]) -> list[list[Placed]]:
+    """The stub cells grouped by the ruled block (between two cuts) their line lies in."""
+    blocks: dict[int, list[Placed]] = {}
+    for p in stubs:
+        blocks.setdefault(sum(c < base[p.row] for c in cuts), []).append(p)
+    return list(blocks.values())
 
 
 def _occupied(cells: list[Placed], col: int) -> set[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pipeline.extract.bands import join_ruled_bands
 from pipeline.extract.chars import Rule
@@ -19,6 +20,7 @@ from pipeline.extract.headers import span_lone_headers, widen_spanning_headers
 from pipeline.extract.rows import Row, build_rows, count_header_rows, segment_is_numeric
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.spans import settle_row_spans
+from pipeline.extract.stacked import panel_blocks
 from pipeline.extract.straddle import straddling_segments
 from pipeline.extract.words import Word, join_words
 from pipeline.extract.wrapping import join_header_lines, join_open_brackets, merge_body_lines, numeric_columns
@@ -63,6 +65,11 @@ def build_grid(
     rows = build_rows(words, settings.cell_gap)
     if len(rows) < 2:
         return None
+    blocks = panel_blocks(rows)
+    if blocks:
+        stacked = _stacked_grid(blocks, words, rules, box, settings, captioned)
+        if stacked is not None:
+            return stacked
     x0, _, x1, _ = box
     header_rows = count_header_rows(rows, rules, x0, x1)
     body = rows[header_rows:] or rows
@@ -78,11 +85,15 @@ def build_grid(
         [p for i, row in enumerate(rows) for p in _place_row(i, row, i < header_rows, columns, straddling)]
     )
     hrules = [r for r in rules if r.horizontal]
-    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules)
+    notes: list[str] = []
+    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
-    placed, joined, notes = join_ruled_bands(placed, header_rows, hrules, box) if captioned else (placed, False, [])
+    joined = False
+    if captioned:
+        placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
+        notes += band_notes
     if joined:
         group_rows = set()
     numeric = numeric_columns(placed, header_rows, len(columns))
@@ -93,6 +104,49 @@ def build_grid(
         notes.append("a header label beside the short rule between header rows spans them")
     n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
     return Grid(placed, n_rows, len(columns), header_rows, group_rows, notes)
+
+
+def _stacked_grid(
+    blocks: list[list[Row]],
+    words: list[Word],
+    rules: list[Rule],
+    box: tuple[float, float, float, float],
+    settings: ExtractionSettings,
+    captioned: bool,
+) -> Grid | None:
+    """Stacked panels whose columns differ, each read as a table of its own and stacked: a panel's title spans
+    the table and names the rows under it; each panel carries its own header line inside the body."""
+    x0, top, x1, bottom = box
+    cuts = [top - 1, *((a[-1].bottom + b[0].top) / 2 for a, b in pairwise(blocks)), bottom + 1]
+    grids = []
+    for block, (upper, lower) in zip(blocks, pairwise(cuts), strict=True):
+        mine = {id(w) for row in block for w in row.words}
+        block_words = [w for w in words if id(w) in mine or (not w.upright and upper <= w.middle < lower)]
+        block_rules = [r for r in rules if r.bottom >= upper and r.top < lower]
+        grid = build_grid(block_words, block_rules, (x0, upper, x1, lower), settings, captioned)
+        if grid is None:
+            return None
+        grids.append(grid)
+    n_cols = max(g.n_cols for g in grids)
+    placed: list[Placed] = []
+    groups: set[int] = set()
+    notes: list[str] = []
+    offset = 0
+    for grid in grids:
+        title = [p for p in grid.placed if p.row == 0]
+        if len(title) == 1:
+            title[0].col, title[0].col_span = 0, n_cols
+            groups.add(offset)
+        for p in grid.placed:
+            p.row += offset
+        placed += grid.placed
+        notes += [n for n in grid.notes if n not in notes]
+        offset += grid.n_rows
+    notes.append(
+        f"{len(grids)} stacked panels with columns of their own, each under its title and header line: "
+        "each panel read on its own columns and filled from the left"
+    )
+    return Grid(placed, offset, n_cols, 0, groups, notes)
 
 
 def _place_row(i: int, row: Row, header: bool, columns: list[Column], straddling: set[int]) -> list[Placed]:

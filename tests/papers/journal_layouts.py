@@ -1,14 +1,15 @@
 """Journal layouts (issue 20), typeset with the project's fixture code: captions without punctuation after the
 number, dotted rules, two tables side by side under bare captions, a manuscript with line numbers in the
-margin, row-group headers, a plot with text labels next to a table, a table set sideways on a portrait page
-and a table continued on the next page under 'Table 2 (continued)'. Each renderer writes the PDF and returns
-its truth."""
+margin, row-group headers, a plot with text labels next to a table, a table set sideways on a portrait page,
+a table continued on the next page under 'Table 2 (continued)' and one run on with no caption or header
+repeated. Each renderer writes the PDF and returns its truth."""
 
 from __future__ import annotations
 
 import dataclasses
 import io
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 from reportlab.lib.pagesizes import letter
@@ -23,7 +24,8 @@ from papers.extra_features import _SideBySide
 from papers.prose import paragraphs
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.fonts import family
-from pipeline.fixtures.spec import PaperTruth, TableSpec
+from pipeline.fixtures.spec import PaperTruth, TableSpec, truth_text
+from pipeline.fixtures.table_layout import PlacedCell, Rule
 from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
 
@@ -45,6 +47,97 @@ class DottedTable(TableFlowable):
             while x < rule.x1:
                 self.canv.rect(x, self.height - rule.y0 - 0.3, min(1.0, rule.x1 - x), 0.6, stroke=0, fill=1)
                 x += 2.2
+
+
+class RuledRowsTable(TableFlowable):
+    """MDPI style: a thin rule under every body row and each cell set centred in its row's height (a row's
+    values on the middle line of its wrapped stub)."""
+
+    GAP = 4.0  # room for the rule between two rows
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        super().wrap(availWidth, availHeight)
+        layout = self.layout
+        assert layout is not None
+        body = sorted({c.row for c in layout.cells if c.row >= self.spec.header_rows})
+        first_top = min(c.bbox[1] for c in layout.cells if c.row == body[0])
+        shift, extents = 0.0, []
+        for r in body:
+            cells = [c for c in layout.cells if c.row == r]
+            top, bottom = min(c.bbox[1] for c in cells), max(c.bbox[3] for c in cells)
+            for cell in cells:
+                dy = shift + (top + bottom - cell.bbox[1] - cell.bbox[3]) / 2
+                cell.lines = [dataclasses.replace(line, baseline=line.baseline + dy) for line in cell.lines]
+                x0, y0, x1, y1 = cell.bbox
+                cell.bbox = (x0, y0 + dy, x1, y1 + dy)
+            extents.append((top + shift, bottom + shift))
+            shift += self.GAP
+        shift -= self.GAP
+        for rule in layout.rules:
+            if rule.y0 > first_top:  # the bottom rule moves down with the rows
+                rule.y0, rule.y1 = rule.y0 + shift, rule.y1 + shift
+        x0, _, x1, _ = layout.body_bbox
+        layout.rules += [Rule(x0, (a[1] + b[0]) / 2, x1, (a[1] + b[0]) / 2, 0.4) for a, b in pairwise(extents)]
+        layout.note = [dataclasses.replace(line, baseline=line.baseline + shift) for line in layout.note]
+        layout.body_bbox = (x0, layout.body_bbox[1], x1, layout.body_bbox[3] + shift)
+        layout.height += shift
+        self.height = layout.height
+        return self.width, self.height
+
+
+class PanelTable(TableFlowable):
+    """A panel of a stacked table: its title line (the spanning first row) set flush left, as Cell Press sets it."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+        assert self.layout is not None
+        left = self.layout.body_bbox[0] + 6.0  # the column padding
+        for cell in self.layout.cells:
+            if cell.row == 0:
+                dx = left - cell.bbox[0]
+                cell.lines = [dataclasses.replace(line, x=line.x + dx) for line in cell.lines]
+                x0, y0, x1, y1 = cell.bbox
+                cell.bbox = (x0 + dx, y0, x1 + dx, y1)
+        return size
+
+
+class TallHeaderTable(TableFlowable):
+    """MDPI style header: each lower-level label centred in its row's height, a column label with no sub-label
+    set on the upper level's line, and one rule under the upper level from that label to the right edge."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+        layout = self.layout
+        assert layout is not None
+        upper = [c for c in layout.cells if c.row == 0 and c.col >= self.spec.stub_cols]
+        lower = [c for c in layout.cells if c.row == 1]
+        top, bottom = min(c.bbox[1] for c in lower), max(c.bbox[3] for c in lower)
+        for cell in lower:
+            _shift(cell, (top + bottom - cell.bbox[1] - cell.bbox[3]) / 2)
+        line_top = min(c.bbox[1] for c in upper if c.col > self.spec.stub_cols)
+        lone = next(c for c in upper if c.col == self.spec.stub_cols)
+        _shift(lone, line_top - lone.bbox[1])
+        y = max(c.bbox[3] for c in upper) + 1.5
+        layout.rules = [r for r in layout.rules if r.thickness != 0.4]  # the trimmed rules under each group
+        layout.rules.append(Rule(lone.bbox[0] - 3, y, layout.body_bbox[2], y, 0.4))
+        return size
+
+
+class StubFreeMidrule(TableFlowable):
+    """A table whose rule under the header leaves the stub column out (it starts at the first value column)."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        size = super().wrap(availWidth, availHeight)
+        assert self.layout is not None
+        midrule = sorted(self.layout.rules, key=lambda r: r.y0)[1]
+        midrule.x0 = min(c.bbox[0] for c in self.layout.cells if c.col == self.spec.stub_cols) - 3
+        return size
+
+
+def _shift(cell: PlacedCell, dy: float) -> None:
+    cell.lines = [dataclasses.replace(line, baseline=line.baseline + dy) for line in cell.lines]
+    x0, y0, x1, y1 = cell.bbox
+    cell.bbox = (x0, y0 + dy, x1, y1 + dy)
 
 
 class ScatterFigure(Flowable):
@@ -242,12 +335,74 @@ def render_continued_table(path: Path) -> PaperTruth:
     return _paper(path, [spec], [first, second], [*_around(first), PageBreak(), second], pages=2)
 
 
+def render_continued_without_header(path: Path) -> PaperTruth:
+    """A manuscript's table run on to the next page with no caption and no header repeated there."""
+    spec = bare_caption(tables.continued("Table 3", first_part=8))
+    split = spec.header_rows + (spec.continued_after or 0)
+    first = TableFlowable(spec, FAM, list(range(split)), spec.full_caption, "single")
+    second = TableFlowable(spec, FAM, list(range(split, spec.n_rows)), "", "single")
+    return _paper(path, [spec], [first, second], [*_around(first), PageBreak(), second], pages=2)
+
+
+def render_values_between_stub_lines(path: Path) -> PaperTruth:
+    """Rows ruled apart, each cell centred in its row: the values on the middle line of a three-line stub."""
+    spec = tables.centred_wrapped_stubs("Table 6")
+    part = RuledRowsTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
+def render_tall_header_blocks(path: Path) -> PaperTruth:
+    """A header of centred and wrapped labels five lines tall over ruled blocks named by centred cohort labels."""
+    spec = tables.tall_header_blocks("Table 8")
+    part = TallHeaderTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
+def render_group_label_under_a_short_midrule(path: Path) -> PaperTruth:
+    """Row-group labels under a header rule that leaves the stub out: the rule still ends the header."""
+    rows = [list(row) for row in tables.row_group_labels("Table 9").rows]
+    rows[1][0], rows[5][0] = "Promoters", "Factors"  # group names shorter than the stub column
+    spec = dataclasses.replace(tables.row_group_labels("Table 9"), rows=rows)
+    part = StubFreeMidrule(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
 def render_flowchart_and_table(path: Path) -> PaperTruth:
     """A boxed flowchart under its 'Figure 2.' caption, then a captioned table."""
     spec = tables.small("Table 5", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
     part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
     caption = RLParagraph("Figure 2. Flow of samples from quality control to the classifier.", BODY)
     return _paper(path, [spec], [part], _around(BoxedFlowchart(), caption, part))
+
+
+STACKED_PANELS = (
+    ("Panel A: Accuracy on the promoter tasks", ("Core", "TATA", "Non-TATA", "All"), 4),
+    ("Panel B: Matthews correlation on the enhancer tasks", ("Cohn", "Ensembl", "Fly", "Mouse", "Human"), 5),
+    ("Panel C: Spearman correlation on the expression tasks", ("Bulk", "Liver", "Brain", "Heart", "Lung"), 5),
+)
+
+
+def render_stacked_panels(path: Path) -> list[list[str | None]]:
+    """Three panels stacked flush under one caption, each with its title line and header line, the first with
+    four value columns and the others with five: the expected grid as the gold set records such a table (one
+    grid as wide as the widest panel, each panel filled from the left, titles spanning it)."""
+    specs = []
+    for k, (title, columns, n) in enumerate(STACKED_PANELS):
+        values = tuple(tuple(f"0.{600 + 37 * r + 11 * c + 5 * k}" for c in range(n)) for r in range(3))
+        specs.append(tables.stacked_panel("Table 7", title, columns, values))
+    parts = [
+        PanelTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption if k == 0 else "", "single")
+        for k, spec in enumerate(specs)
+    ]
+    for upper, lower in pairwise(parts):
+        upper.spaceAfter = lower.spaceBefore = 0.0
+    _write(path, _around(*parts))
+    width = max(spec.n_cols for spec in specs)
+    grid: list[list[str | None]] = []
+    for spec in specs:
+        rows = [[*(truth_text(t) if t is not None else None for t in row)] for row in spec.rows]
+        grid += [[*row, *([None] if i == 0 else [""]) * (width - len(row))] for i, row in enumerate(rows)]
+    return grid
 
 
 JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
@@ -259,5 +414,9 @@ JOURNAL_LAYOUTS: dict[str, Callable[[Path], PaperTruth]] = {
     "figure_beside_table": render_figure_beside_table,
     "sideways_table": render_sideways_table,
     "continued_table": render_continued_table,
+    "continued_without_header": render_continued_without_header,
     "flowchart_and_table": render_flowchart_and_table,
+    "values_between_stub_lines": render_values_between_stub_lines,
+    "tall_header_blocks": render_tall_header_blocks,
+    "group_label_under_a_short_midrule": render_group_label_under_a_short_midrule,
 }
