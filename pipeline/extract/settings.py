@@ -8,7 +8,7 @@ from typing import ClassVar
 from pipeline.errors import ConfigError
 from pipeline.stage_settings import StageSettings
 
-EXTRACTOR_VERSION = "0.5.0"
+EXTRACTOR_VERSION = "0.6.0"
 
 
 @dataclass(frozen=True)
