@@ -61,6 +61,7 @@ class PageContent:
     ticks: list[Rule] = field(default_factory=list)  # straight pieces too short to be rules (axis ticks, dots)
     marks: list[Rule] = field(default_factory=list)  # curves, slanted strokes, round markers: a figure's ink
     images: list[Rule] = field(default_factory=list)  # placed raster images
+    hidden_text: set[int] = field(default_factory=set)  # text objects that print nothing (see graphics.py)
     turn: int = 0  # 90 or 270: read in the frame where sideways text stands upright (see turned.py)
 
     @property
@@ -115,16 +116,17 @@ def read_graphics(page: PdfPage, number: int, rule_thickness: float, min_rule_le
         ticks=drawing.ticks,
         marks=drawing.marks,
         images=drawing.images,
+        hidden_text=drawing.hidden_text,
     )
 
 
 def read_chars(page: PdfPage, textpage: PdfTextPage, content: PageContent, strokes: StrokeCache | None = None) -> None:
     """Fill ``content.chars`` with the page's glyphs; ``strokes`` carries font measures from page to page."""
-    content.chars = list(_read_chars(textpage, Frame.of(page)))
+    content.chars = list(_read_chars(textpage, Frame.of(page), content.hidden_text))
     mark_heavy(content.chars, strokes)
 
 
-def _read_chars(textpage: PdfTextPage, frame: Frame) -> Iterator[Char]:
+def _read_chars(textpage: PdfTextPage, frame: Frame, hidden_text: set[int]) -> Iterator[Char]:
     raw = textpage.raw
     ox, oy = ctypes.c_double(), ctypes.c_double()
     loose = pdfium_c.FS_RECTF()
@@ -146,7 +148,7 @@ def _read_chars(textpage: PdfTextPage, frame: Frame) -> Iterator[Char]:
         key = text_object(handle, i) or 0
         style = styles.get(key) if key else None
         if style is None:  # glyphs of one text object share font, size and direction: read them once
-            style = _read_style(handle, i, key, frame)
+            style = _read_style(handle, i, key, frame, key not in hidden_text)
             if key:
                 styles[key] = style
         font, size, turn, face, shown = style
@@ -189,7 +191,7 @@ def _read_chars(textpage: PdfTextPage, frame: Frame) -> Iterator[Char]:
 _Style = tuple[str, float, int, int, bool]  # font name, size, turn, font handle, shown
 
 
-def _read_style(textpage: int, i: int, key: int, frame: Frame) -> _Style:
+def _read_style(textpage: int, i: int, key: int, frame: Frame, shown: bool) -> _Style:
     matrix = pdfium_c.FS_MATRIX()
     pdfium.char_matrix(textpage, i, ctypes.addressof(matrix))
     size = pdfium.font_size(textpage, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
@@ -197,7 +199,7 @@ def _read_style(textpage: int, i: int, key: int, frame: Frame) -> _Style:
     n = pdfium.font_info(textpage, i, ctypes.addressof(buf), len(buf), None)
     font = buf.raw[: max(n - 1, 0)].decode("utf-8", "replace")
     face = _font_of(key) if key else 0
-    return (font, size, frame.turn(matrix.a, matrix.b), face, _shown(key) if key else True)
+    return (font, size, frame.turn(matrix.a, matrix.b), face, shown)
 
 
 def _unicode_codes(raw: object) -> list[int]:
@@ -245,33 +247,6 @@ def _code_text(code: int) -> str | None:
 
 
 UNKNOWN = "\ufffd"  # a printed glyph whose text the PDF does not give
-
-
-def _shown(text_object: int) -> bool:
-    """Whether a text object prints: not invisible (render mode 3) and not clipped away (an embedded page
-    carries its own copy of the text outside the clip that shows only its figure)."""
-    if pdfium.text_render_mode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
-        return False
-    clip = pdfium.clip_path(text_object)
-    if not clip:
-        return True
-    xs, ys = [], []
-    xy = (ctypes.c_float * 2)()
-    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
-    for p in range(pdfium.clip_count_paths(clip)):
-        for k in range(pdfium.clip_count_segments(clip, p)):
-            pdfium.segment_point(pdfium.clip_segment(clip, p, k), at_x, at_y)
-            xs.append(xy[0])
-            ys.append(xy[1])
-    if not xs:
-        return True
-    box = (ctypes.c_float * 4)()
-    at = ctypes.addressof(box)
-    if not pdfium.object_bounds(text_object, *(at + k * ctypes.sizeof(ctypes.c_float) for k in range(4))):
-        return True
-    left, bottom, right, top = box
-    cx, cy = (left + right) / 2, (bottom + top) / 2
-    return min(xs) - 1 <= cx <= max(xs) + 1 and min(ys) - 1 <= cy <= max(ys) + 1
 
 
 def _font_of(text_object: int) -> int:

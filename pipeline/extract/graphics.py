@@ -12,6 +12,7 @@ import pypdfium2.raw as pdfium_c
 from pypdfium2 import PdfPage
 
 from pipeline.extract import addresses as pdfium
+from pipeline.extract.clips import Box, clip_box, object_box
 from pipeline.extract.frame import Frame
 
 
@@ -52,12 +53,13 @@ class Drawing:
     ticks: list[Rule] = field(default_factory=list)  # straight pieces too short to be rules (axis ticks, dots)
     marks: list[Rule] = field(default_factory=list)  # the boxes of curves, slanted strokes and round markers
     images: list[Rule] = field(default_factory=list)  # the boxes of placed raster images
+    hidden_text: set[int] = field(default_factory=set)  # text objects that print nothing a reader sees
 
 
 def read_drawing(page: PdfPage, frame: Frame, rule_thickness: float, min_rule_length: float) -> Drawing:
     """Rules and shading (what tables are drawn with) and the marks and images figures are drawn with."""
     drawing = Drawing()
-    for box, kind, shade in _read_boxes(page, frame):
+    for box, kind, shade in _read_boxes(page, frame, drawing.hidden_text):
         if kind != EDGE:
             (drawing.marks if kind == MARK else drawing.images).append(Rule(*box))
             continue
@@ -121,9 +123,13 @@ def _matrix_of(obj: int) -> Matrix:
 EDGE, MARK, IMAGE = 0, 1, 2  # a piece is a straight axis-aligned stroke or box, a mark, or an image
 
 
-def _read_boxes(page: PdfPage, frame: Frame) -> Iterator[tuple[tuple[float, float, float, float], int, int]]:
-    """Boxes of the visible pieces, each with its kind and fill shade, in top-left coordinates."""
-    for (x0, y0, x1, y1), width, kind, shade in _path_pieces(pdfium.address(page.raw), None, _IDENTITY, 0):
+def _read_boxes(
+    page: PdfPage, frame: Frame, hidden_text: set[int]
+) -> Iterator[tuple[tuple[float, float, float, float], int, int]]:
+    """Boxes of the visible pieces, each with its kind and fill shade, in top-left coordinates; the text
+    objects that print nothing go to ``hidden_text``."""
+    walk = _path_pieces(pdfium.address(page.raw), None, _IDENTITY, 0, None, hidden_text)
+    for (x0, y0, x1, y1), width, kind, shade in walk:
         pad = width / 2
         if abs(x1 - x0) < 0.01:  # vertical stroke
             x0, x1 = x0 - pad, x1 + pad
@@ -135,17 +141,66 @@ def _read_boxes(page: PdfPage, frame: Frame) -> Iterator[tuple[tuple[float, floa
 Piece = tuple[tuple[float, float, float, float], float, int, int]  # box, stroke width, kind, fill shade
 
 
-def _path_pieces(page: int, form: int | None, outer: Matrix, depth: int) -> Iterator[Piece]:
+def _path_pieces(
+    page: int, form: int | None, outer: Matrix, depth: int, clip: Box | None, hidden_text: set[int]
+) -> Iterator[Piece]:
+    """The pieces of every object in the page or form, as far as the clip in force (in page coordinates)
+    and each object's own clip let them show. An embedded page (a figure set in as a PDF form) carries its
+    own copy of the whole page, text and rules, and shows only its figure through a clip."""
     count = pdfium.form_count_objects(form) if form else pdfium.count_objects(page)
     for i in range(count):
         obj = pdfium.form_get_object(form, i) if form else pdfium.get_object(page, i)
         kind = pdfium.object_type(obj)
+        own = clip_box(obj)
+        shown = clip if own is None else _intersection(clip, _transformed_box(own, outer))
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 8:
-            yield from _path_pieces(page, obj, _compose(_matrix_of(obj), outer), depth + 1)
+            yield from _path_pieces(page, obj, _compose(_matrix_of(obj), outer), depth + 1, shown, hidden_text)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-            yield from _pieces_of_path(obj, outer)
+            yield from _shown_pieces(_pieces_of_path(obj, outer), shown)
         elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
-            yield _image_box(_compose(_matrix_of(obj), outer)), 0.0, IMAGE, -1
+            yield from _shown_pieces(iter([(_image_box(_compose(_matrix_of(obj), outer)), 0.0, IMAGE, -1)]), shown)
+        elif kind == pdfium_c.FPDF_PAGEOBJ_TEXT and not _text_shows(obj, outer, shown):
+            hidden_text.add(obj)
+
+
+def _text_shows(obj: int, outer: Matrix, clip: Box | None) -> bool:
+    """Whether a text object prints: not invisible (render mode 3) and its middle inside the clip."""
+    if pdfium.text_render_mode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+        return False
+    box = object_box(obj) if clip else None
+    if clip is None or box is None:
+        return True
+    left, bottom, right, top = _transformed_box(box, outer)
+    cx, cy = (left + right) / 2, (bottom + top) / 2
+    return clip[0] - 1 <= cx <= clip[2] + 1 and clip[1] - 1 <= cy <= clip[3] + 1
+
+
+def _shown_pieces(pieces: Iterator[Piece], clip: Box | None) -> Iterator[Piece]:
+    """The pieces as far as the clip lets them show: one wholly outside it is left out (an embedded page's
+    own rules around the figure it shows), one across its edge is cut there."""
+    if clip is None:
+        yield from pieces
+        return
+    cx0, cy0, cx1, cy1 = clip
+    for (x0, y0, x1, y1), width, kind, shade in pieces:
+        left, right = max(min(x0, x1), cx0), min(max(x0, x1), cx1)
+        bottom, top = max(min(y0, y1), cy0), min(max(y0, y1), cy1)
+        if left - right > 1.0 or bottom - top > 1.0:
+            continue
+        yield (left, bottom, max(left, right), max(bottom, top)), width, kind, shade
+
+
+def _intersection(a: Box | None, b: Box) -> Box:
+    if a is None:
+        return b
+    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+
+
+def _transformed_box(box: Box, matrix: Matrix) -> Box:
+    a, b, c, d, e, f = matrix
+    corners = [(a * x + c * y + e, b * x + d * y + f) for x in (box[0], box[2]) for y in (box[1], box[3])]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _image_box(matrix: Matrix) -> tuple[float, float, float, float]:

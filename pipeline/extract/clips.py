@@ -1,0 +1,37 @@
+"""Where an object's clip path lets it show. An embedded page (a figure or table set in as a PDF form)
+carries its own copy of the whole page, text and rules, and shows only its figure through a clip: what
+lies outside the clip is nothing a reader sees."""
+
+from __future__ import annotations
+
+import ctypes
+
+from pipeline.extract import addresses as pdfium
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF coordinates
+
+
+def clip_box(obj: int) -> Box | None:
+    """The box around ``obj``'s clip path, in the coordinates of the form or page holding it (None: no clip)."""
+    clip = pdfium.clip_path(obj)
+    if not clip:
+        return None
+    xs, ys = [], []
+    xy = (ctypes.c_float * 2)()
+    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
+    for p in range(pdfium.clip_count_paths(clip)):
+        for k in range(pdfium.clip_count_segments(clip, p)):
+            pdfium.segment_point(pdfium.clip_segment(clip, p, k), at_x, at_y)
+            xs.append(xy[0])
+            ys.append(xy[1])
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def object_box(obj: int) -> Box | None:
+    """The box around ``obj``, in the same coordinates as its clip box."""
+    box = (ctypes.c_float * 4)()
+    at = ctypes.addressof(box)
+    if not pdfium.object_bounds(obj, *(at + k * ctypes.sizeof(ctypes.c_float) for k in range(4))):
+        return None
+    left, bottom, right, top = box
+    return left, bottom, right, top
