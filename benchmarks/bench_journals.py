@@ -3,7 +3,7 @@
 (2) tables extracted over not_tables.tsv regions (figures, footers, reference lists, invisible text), and the
     regions set apart as figures (kept apart from the tables, so never counted as one),
 (3) mean/micro cell F1 and exact share on journals/gold for the project and camelot-stream, in one run,
-(4) the judged audit precision on these papers (``audit_lines``: the hook the audit side fills; --skip-audit).
+(4) the judged audit precision on these papers (the pipeline run as bench_audit_real runs it; --skip-audit).
 
     python benchmarks/bench_journals.py [--shared ../shared] [--no-camelot] [--skip-audit] [-v]
 """
@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import bench_audit_real as audit_real  # the same runs and judgements as make bench-audit-real
 
 from pipeline.audit.settings import AuditSettings
 
@@ -141,9 +143,21 @@ def cell_f1(gold: Path, out: Path, camelot: bool, verbose: bool) -> list[str]:
     return [ln for ln in done.stdout.splitlines() if ln.startswith(keep)] or [done.stderr.strip()[-400:]]
 
 
-def audit_lines(shared: Path, out: Path) -> list[str]:
-    """Judged audit precision on the journal papers: filled in by the audit side (issue #20's audit rules)."""
-    return ["audit precision: not measured here yet (run make bench-audit-real)"]
+def audit_lines(shared: Path) -> list[str]:
+    """Judged audit precision on the journal papers: the whole pipeline run on them (bench_audit_real's
+    workspace, remade when the code changed) and every error, warning and needs-check finding matched with
+    the judgements made by looking at the page (benchmarks/realpapers/)."""
+    pdfs = sorted((shared / "corpus" / "journals" / "papers").glob("*.pdf"))
+    findings, papers = audit_real.read_findings("journals", audit_real.run_set("journals", pdfs, jobs=2))
+    judged = audit_real.load_judgements()
+    row = audit_real.tally(findings, judged)["set journals"]
+    unjudged = sum(
+        f.severity in audit_real.LISTED_SEVERITIES and audit_real.verdict_of(f, judged) is None for f in findings
+    )
+    return [
+        f"audit on {papers} papers, judged precision: errors {row['error'].cell()}, errors+warnings "
+        f"{row['error+warning'].cell()}, needs-check {row['needs-check'].cell()}; unjudged {unjudged}"
+    ]
 
 
 def main() -> int:
@@ -169,7 +183,7 @@ def main() -> int:
             *not_table_extras(not_tables, preds),
             *figures_set_apart(not_tables, out),
             *cell_f1(journals / "gold", out, not args.no_camelot, args.verbose),
-            *([] if args.skip_audit else audit_lines(args.shared, out)),
+            *([] if args.skip_audit else audit_lines(args.shared)),
         ]:
             print(line)
     return 0
