@@ -5,8 +5,10 @@ also finds its rules (graphics.py)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from statistics import median
 
 from pipeline.extract.chars import PageContent, Rule
@@ -143,10 +145,18 @@ def axis_ticks(layout: PageLayout, box: Box) -> str | None:
     line at it: an axis (a table's numbers have no stroke through their middles)."""
     words = [w for w in layout.words_in(*box) if any(ch.isdigit() for ch in w.text[:2])]  # (parsing is dear)
     numbers = [(w, float(n.value)) for w in words if (n := parse_number(w.text)) is not None]
-    pieces = [*layout.content.ticks, *(r for r in layout.content.rules if centred_in(r, _grown(box, 15)))]
+    if len(numbers) < MIN_TICKED:
+        return None
+    near = _grown(box, 15)
+    pieces = [
+        *(t for t in layout.content.ticks if centred_in(t, _grown(box, 25))),
+        *(r for r in layout.content.rules if centred_in(r, near)),
+    ]
+    upright = _Strokes.of([p for p in pieces if not p.horizontal], upright=True)
+    flat = _Strokes.of([p for p in pieces if p.horizontal], upright=False)
     for across in (True, False):
         for run in _runs(numbers, across):
-            ticked = [w for w, _ in run if _ticked(w, pieces, across)]
+            ticked = [w for w, _ in run if _ticked(w, upright if across else flat, across)]
             if len(ticked) >= MIN_TICKED and len(ticked) >= 0.7 * len(run):
                 labels = " ".join(w.text for w, _ in run)
                 return f"axis ticks: {labels} evenly spaced, a tick at each"
@@ -194,23 +204,33 @@ def _extends(run: list[tuple[Word, float]], item: tuple[Word, float], across: bo
     return even and (linear or factor)
 
 
-def _ticked(w: Word, pieces: list[Rule], across: bool) -> bool:
+@dataclass(frozen=True)
+class _Strokes:
+    """Strokes in the order of where they cross an axis line (x for upright ones, y for flat ones), so that
+    a label looks only at those in line with it."""
+
+    at: list[float]
+    pieces: list[Rule]
+
+    @classmethod
+    def of(cls, pieces: list[Rule], upright: bool) -> _Strokes:
+        ordered = sorted(pieces, key=lambda p: p.x if upright else p.y)
+        return cls([p.x if upright else p.y for p in ordered], ordered)
+
+    def near(self, centre: float, tolerance: float) -> list[Rule]:
+        return self.pieces[bisect_left(self.at, centre - tolerance) : bisect_right(self.at, centre + tolerance)]
+
+
+def _ticked(w: Word, strokes: _Strokes, across: bool) -> bool:
     """A stroke across the label's axis line at its centre, starting right by the label: under or over a
-    label on a horizontal axis, beside one on a vertical axis."""
+    label on a horizontal axis (``strokes``: the upright ones), beside one on a vertical axis (the flat ones)."""
     reach = 6.0 + 0.5 * w.size
     if across:
         return any(
-            not p.horizontal
-            and abs(p.x - w.center_x) <= max(1.5, 0.15 * w.size)
-            and (0 <= w.top - p.bottom <= reach or 0 <= p.top - w.bottom <= reach)
-            for p in pieces
+            0 <= w.top - p.bottom <= reach or 0 <= p.top - w.bottom <= reach
+            for p in strokes.near(w.center_x, max(1.5, 0.15 * w.size))
         )
-    return any(
-        p.horizontal
-        and abs(p.y - w.middle) <= 0.3 * w.size
-        and (-1 <= p.x0 - w.x1 <= reach or -1 <= w.x0 - p.x1 <= reach)
-        for p in pieces
-    )
+    return any(-1 <= p.x0 - w.x1 <= reach or -1 <= w.x0 - p.x1 <= reach for p in strokes.near(w.middle, 0.3 * w.size))
 
 
 def scattered_labels(layout: PageLayout, box: Box) -> str | None:
