@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from papers import feature_papers
 import pipeline.extract.pages as pages_module
 from pipeline.extract.chars import open_pdf
 from pipeline.extract.document import _read, extract_tables
+from pipeline.extract.graphics import Rule, _EvenSample
 from pipeline.extract.layout import PageLayout
 from pipeline.extract.pages import DocumentPages
 from pipeline.extract.settings import ExtractionSettings
@@ -51,3 +53,19 @@ def test_pages_past_the_budget_are_read_again(papers: list[Path], monkeypatch: p
     assert reads[-1] == pages.indexes[0]  # read again, not held
     assert first.layout.number == pages.indexes[0] + 1 and first.captions
     doc.close()
+
+
+def test_a_page_of_countless_short_strokes_keeps_an_even_sample_of_them() -> None:
+    """A dense drawing (a map of 650,000 tiny strokes) held every one of them: 130 MB for one page."""
+    sample = _EvenSample(10)
+    strokes = [Rule(float(i), 0.0, float(i) + 1.0, 0.5) for i in range(1000)]
+    for stroke in strokes:
+        sample.offer(stroke)
+    kept = [int(r.x0) for r in sample.items]
+    assert 10 <= len(kept) < 20
+    steps = {b - a for a, b in pairwise(kept)}
+    assert len(steps) == 1 and kept[0] == 0  # evenly spread from the first
+    few = _EvenSample(10)
+    for stroke in strokes[:19]:
+        few.offer(stroke)
+    assert few.items == strokes[:19]  # under the limit nothing is let go

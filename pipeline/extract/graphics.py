@@ -59,6 +59,7 @@ class Drawing:
 def read_drawing(page: PdfPage, frame: Frame, rule_thickness: float, min_rule_length: float) -> Drawing:
     """Rules and shading (what tables are drawn with) and the marks and images figures are drawn with."""
     drawing = Drawing()
+    ticks = _EvenSample(MAX_TICKS)
     for box, kind, shade in _read_boxes(page, frame, drawing.hidden_text):
         if kind != EDGE:
             (drawing.marks if kind == MARK else drawing.images).append(Rule(*box))
@@ -68,10 +69,36 @@ def read_drawing(page: PdfPage, frame: Frame, rule_thickness: float, min_rule_le
         thin = min(w, h) <= rule_thickness or (min(w, h) <= 1.6 * rule_thickness and max(w, h) >= 40 * min(w, h))
         if thin and max(w, h) >= min_rule_length:  # (a heavy rule, long for its weight, is a rule too)
             drawing.rules.append(Rule(*box))
+        elif thin:
+            ticks.offer(Rule(*box, shade))
         else:
-            (drawing.ticks if thin else drawing.fills).append(Rule(*box, shade))
+            drawing.fills.append(Rule(*box, shade))
     drawing.rules = merge_collinear(drawing.rules)
+    drawing.ticks = ticks.items
     return drawing
+
+
+MAX_TICKS = 50_000  # a page drawn with twice as many short strokes (a dense map) keeps an even sample of them
+
+
+class _EvenSample:
+    """Fewer than ``2 * limit`` of the items offered, evenly spread over them: when full, every other one is
+    let go and only every other one offered after is kept. A drawing of 650,000 tiny strokes held them all
+    (130 MB for one page); thinned, its ink spreads the same, though its axis ticks are thinned with the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self.items: list[Rule] = []
+        self._limit = limit
+        self._stride = 1
+        self._offered = 0
+
+    def offer(self, item: Rule) -> None:
+        if self._offered % self._stride == 0:
+            self.items.append(item)
+            if len(self.items) >= 2 * self._limit:
+                self.items = self.items[::2]
+                self._stride *= 2
+        self._offered += 1
 
 
 def merge_collinear(rules: list[Rule], gap: float = 2.0) -> list[Rule]:
