@@ -8,7 +8,12 @@ import ctypes
 
 from pipeline.extract import addresses as pdfium
 
-Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF coordinates
+Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF coordinates (or left, top, right, bottom)
+
+
+def intersection(a: Box, b: Box) -> Box:
+    """The part of box ``a`` inside box ``b``, in either frame (empty when its right is left of its left)."""
+    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
 
 
 def clip_box(obj: int) -> Box | None:

@@ -14,7 +14,7 @@ from pipeline.extract.captions import Caption, bare_caption_label, is_figure_cap
 from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
 from pipeline.extract.figure_cuts import cut_before_figure, split_beside_figure
-from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, figure_reasons
+from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, figure_reasons, overlap
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
 from pipeline.extract.outlines import outline_region
@@ -178,20 +178,18 @@ def _distinct(regions: list[Region]) -> list[Region]:
     and so is an uncaptioned one lying a quarter on a captioned table (its rows run on into text beside it)."""
     kept: list[Region] = []
     for region in regions:
-        if all(_shared(region, other) < 0.5 * min(_area(region), _area(other)) for other in kept) and not any(
-            region.caption is None and other.caption is not None and _shared(region, other) > 0.25 * _area(region)
-            for other in kept
-        ):
+        shared = [(other, overlap(region.bbox, other.bbox)) for other in kept]
+        twice = any(area >= 0.5 * min(_area(region), _area(other)) for other, area in shared)
+        runs_on = region.caption is None and any(
+            other.caption is not None and area > 0.25 * _area(region) for other, area in shared
+        )
+        if not (twice or runs_on):
             kept.append(region)
     return kept
 
 
 def _area(region: Region) -> float:
     return max((region.x1 - region.x0) * (region.bottom - region.top), 1e-6)
-
-
-def _shared(a: Region, b: Region) -> float:
-    return max(0.0, min(a.x1, b.x1) - max(a.x0, b.x0)) * max(0.0, min(a.bottom, b.bottom) - max(a.top, b.top))
 
 
 def _options(

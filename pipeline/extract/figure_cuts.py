@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pipeline.extract.chars import Rule
+from pipeline.extract.clips import intersection
 from pipeline.extract.figures import (
     STRONG_SIGNALS,
     Box,
@@ -62,12 +63,8 @@ def _drawn_share(layout: PageLayout, part: Box, figure: Box) -> float:
     fills = [f for f in content.fills if f.shade in shades]
     whole = (min(part[0], figure[0]), min(part[1], figure[1]), max(part[2], figure[2]), max(part[3], figure[3]))
     drawn = [bounds(d) for d in [*fills, *content.images, *content.marks] if centred_in(d, whole)]
-    total = sum(area(_clip(d, whole)) for d in drawn)
+    total = sum(area(intersection(d, whole)) for d in drawn)
     return sum(overlap(d, part) for d in drawn) / total if total > 0 else 0.0
-
-
-def _clip(box: Box, to: Box) -> Box:
-    return (max(box[0], to[0]), max(box[1], to[1]), min(box[2], to[2]), min(box[3], to[3]))
 
 
 def split_beside_figure(layout: PageLayout, region: Region) -> tuple[Region, Box] | None:

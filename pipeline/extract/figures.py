@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from statistics import median
 
 from pipeline.extract.chars import PageContent, Rule
+from pipeline.extract.clips import Box, intersection
 from pipeline.extract.layout import PageLayout, fragments
 from pipeline.extract.words import Line, Word
 from pipeline.numbers import parse_number
 
-Box = tuple[float, float, float, float]
 Signal = Callable[[PageLayout, Box], str | None]
 
 IMAGE_SHARE = 0.3  # an image under this share of a region is a figure (a logo or an icon in a cell is less)
@@ -38,7 +38,7 @@ def area(box: Box) -> float:
 
 
 def overlap(a: Box, b: Box) -> float:
-    return area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+    return area(intersection(a, b))
 
 
 def centred_in(item: Rule, box: Box) -> bool:

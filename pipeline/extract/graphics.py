@@ -12,7 +12,7 @@ import pypdfium2.raw as pdfium_c
 from pypdfium2 import PdfPage
 
 from pipeline.extract import addresses as pdfium
-from pipeline.extract.clips import Box, clip_box, object_box
+from pipeline.extract.clips import Box, clip_box, intersection, object_box
 from pipeline.extract.frame import Frame
 
 
@@ -178,8 +178,10 @@ def _path_pieces(
     for i in range(count):
         obj = pdfium.form_get_object(form, i) if form else pdfium.get_object(page, i)
         kind = pdfium.object_type(obj)
-        own = clip_box(obj)
-        shown = clip if own is None else _intersection(clip, _transformed_box(own, outer))
+        shown = clip
+        if (own := clip_box(obj)) is not None:
+            own = _transformed_box(own, outer)
+            shown = own if clip is None else intersection(clip, own)
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 8:
             yield from _path_pieces(page, obj, _compose(_matrix_of(obj), outer), depth + 1, shown, hidden_text)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
@@ -215,12 +217,6 @@ def _shown_pieces(pieces: Iterator[Piece], clip: Box | None) -> Iterator[Piece]:
         if left - right > 1.0 or bottom - top > 1.0:
             continue
         yield (left, bottom, max(left, right), max(bottom, top)), width, kind, shade
-
-
-def _intersection(a: Box | None, b: Box) -> Box:
-    if a is None:
-        return b
-    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
 
 
 def _transformed_box(box: Box, matrix: Matrix) -> Box:
