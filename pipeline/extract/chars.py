@@ -108,16 +108,7 @@ def read_graphics(page: PdfPage, number: int, rule_thickness: float, min_rule_le
     """The page's size and drawing (cheap: no text); ``number`` is 1-based."""
     frame = Frame.of(page)
     drawing = read_drawing(page, frame, rule_thickness, min_rule_length)
-    return PageContent(
-        number,
-        *frame.size,
-        rules=drawing.rules,
-        fills=drawing.fills,
-        ticks=drawing.ticks,
-        marks=drawing.marks,
-        images=drawing.images,
-        hidden_text=drawing.hidden_text,
-    )
+    return PageContent(number, *frame.size, **vars(drawing))  # (the page holds every list the drawing has)
 
 
 def read_chars(page: PdfPage, textpage: PdfTextPage, content: PageContent, strokes: StrokeCache | None = None) -> None:
