@@ -15,7 +15,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.platypus import Flowable
 
 from papers import tables
-from papers.journal_layouts import FAM, _around, _paper, _write
+from papers.journal_layouts import FAM, _around, _paper, _whole, _write
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.spec import PaperTruth
 
@@ -157,7 +157,7 @@ def _tracks_png(tracks: int) -> io.BytesIO:
 def _figure_over_table(figure: Callable[[], Flowable]) -> Callable[[Path], PaperTruth]:
     def render(path: Path) -> PaperTruth:
         spec = tables.booktabs("Table 1")
-        part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+        part = _whole(spec)
         return _paper(path, [spec], [part], _around(figure(), part))
 
     return render

@@ -255,6 +255,17 @@ def _around(*middle: Flowable) -> list[Flowable]:
     return [RLParagraph(texts[0], BODY), *middle, RLParagraph(texts[1], BODY)]
 
 
+def _whole(spec: TableSpec, kind: type[TableFlowable] = TableFlowable) -> TableFlowable:
+    """The table printed in one piece under its caption, in one column."""
+    return kind(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+
+
+def _alone(path: Path, spec: TableSpec, kind: type[TableFlowable] = TableFlowable) -> PaperTruth:
+    """A page of running text with the table printed whole in the middle."""
+    part = _whole(spec, kind)
+    return _paper(path, [spec], [part], _around(part))
+
+
 def bare_caption(spec: TableSpec) -> TableSpec:
     """BMC/Springer style: 'Table 1 Accuracy of ...' with nothing after the number."""
     return dataclasses.replace(spec, separator="")
@@ -262,14 +273,12 @@ def bare_caption(spec: TableSpec) -> TableSpec:
 
 def render_unpunctuated(path: Path) -> PaperTruth:
     spec = bare_caption(tables.booktabs("Table 1"))
-    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
-    return _paper(path, [spec], [part], _around(part))
+    return _alone(path, spec)
 
 
 def render_dotted_rules(path: Path) -> PaperTruth:
     spec = tables.booktabs("Table 2")
-    part = DottedTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
-    return _paper(path, [spec], [part], _around(part))
+    return _alone(path, spec, DottedTable)
 
 
 def render_side_by_side_bare(path: Path) -> PaperTruth:
@@ -298,22 +307,19 @@ def render_line_numbers(path: Path) -> PaperTruth:
         tables.small("Table 1", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826")),
         tables.booktabs("Table 2"),
     )
-    parts = [
-        TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single") for spec in (first, second)
-    ]
+    parts = [_whole(spec) for spec in (first, second)]
     return _paper(path, [first, second], parts, _around(*parts), on_page=_line_numbers)
 
 
 def render_group_headers(path: Path) -> PaperTruth:
     spec = tables.row_group_labels("Table 3")
-    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
-    return _paper(path, [spec], [part], _around(part))
+    return _alone(path, spec)
 
 
 def render_figure_beside_table(path: Path) -> PaperTruth:
     """A plot with tick labels and point labels, its 'Figure 1.' caption under it, then a table."""
     spec = tables.small("Table 4", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
-    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    part = _whole(spec)
     caption = RLParagraph("Figure 1. Accuracy against model size for five DNA language models.", BODY)
     return _paper(path, [spec], [part], _around(ScatterFigure(), caption, part))
 
@@ -321,7 +327,7 @@ def render_figure_beside_table(path: Path) -> PaperTruth:
 def render_sideways_table(path: Path) -> PaperTruth:
     """A page holding only a table turned a quarter left, its caption and header running up the page."""
     spec = tables.booktabs("Table 1")
-    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    part = _whole(spec)
     return _paper(path, [spec], [part], [Sideways(part)])
 
 
@@ -347,15 +353,13 @@ def render_continued_without_header(path: Path) -> PaperTruth:
 def render_values_between_stub_lines(path: Path) -> PaperTruth:
     """Rows ruled apart, each cell centred in its row: the values on the middle line of a three-line stub."""
     spec = tables.centred_wrapped_stubs("Table 6")
-    part = RuledRowsTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
-    return _paper(path, [spec], [part], _around(part))
+    return _alone(path, spec, RuledRowsTable)
 
 
 def render_tall_header_blocks(path: Path) -> PaperTruth:
     """A header of centred and wrapped labels five lines tall over ruled blocks named by centred cohort labels."""
     spec = tables.tall_header_blocks("Table 8")
-    part = TallHeaderTable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
-    return _paper(path, [spec], [part], _around(part))
+    return _alone(path, spec, TallHeaderTable)
 
 
 def render_group_label_under_a_short_midrule(path: Path) -> PaperTruth:
@@ -363,14 +367,13 @@ def render_group_label_under_a_short_midrule(path: Path) -> PaperTruth:
     rows = [list(row) for row in tables.row_group_labels("Table 9").rows]
     rows[1][0], rows[5][0] = "Promoters", "Factors"  # group names shorter than the stub column
     spec = dataclasses.replace(tables.row_group_labels("Table 9"), rows=rows)
-    part = StubFreeMidrule(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
-    return _paper(path, [spec], [part], _around(part))
+    return _alone(path, spec, StubFreeMidrule)
 
 
 def render_flowchart_and_table(path: Path) -> PaperTruth:
     """A boxed flowchart under its 'Figure 2.' caption, then a captioned table."""
     spec = tables.small("Table 5", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
-    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    part = _whole(spec)
     caption = RLParagraph("Figure 2. Flow of samples from quality control to the classifier.", BODY)
     return _paper(path, [spec], [part], _around(BoxedFlowchart(), caption, part))
 
