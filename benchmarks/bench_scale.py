@@ -105,7 +105,10 @@ def main() -> int:
     parser.add_argument("--sizes", default="50,200,1000", help="numbers of papers, comma-separated")
     parser.add_argument("--executors", default="serial,jobs,dask", help="which to run: serial, jobs, dask")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes: {args.sizes!r} is not a comma-separated list of numbers of papers")
     names = args.executors.split(",")
     if unknown := set(names) - set(CHOICES):
         parser.error(f"--executors: unknown {', '.join(sorted(unknown))} (serial, jobs, dask)")
