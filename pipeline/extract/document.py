@@ -35,6 +35,7 @@ from pipeline.store import sha256_file
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w.])")
 ENGINE = "litaudit-layout"  # rows from baselines, columns from whitespace, rules where printed
 LATTICE = "litaudit-lattice"  # cells from a full grid of ruling lines
+ROW_NUMBERS = 0.4  # the share of a line's words that are numbers for it to count as a table's row on screening
 
 
 def extractor_info(settings: ExtractionSettings) -> dict[str, Any]:
@@ -73,7 +74,13 @@ def _table_like(table: Table) -> bool:
 
 
 def _numeric_lines(lines: list[str]) -> int:
-    return sum(1 for line in lines if len(_NUMBER.findall(line)) >= 3)
+    """Lines that read like a table's rows: three or more numbers, making up a good share of the line's words
+    (a reference list's volumes, pages and years, and prose quoting results, sit among words)."""
+    return sum(
+        1
+        for line in lines
+        if len(found := _NUMBER.findall(line)) >= 3 and len(found) >= ROW_NUMBERS * len(line.split())
+    )
 
 
 def renumber(tables: list[Table]) -> list[Table]:
