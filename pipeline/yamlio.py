@@ -6,13 +6,14 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
 from pipeline.errors import ConfigError
+
+if TYPE_CHECKING:  # (jsonschema costs a tenth of a second to import: only the commands that validate pay it)
+    from jsonschema import Draft202012Validator
 
 # libyaml's C loader when PyYAML was built with it (about ten times faster on the catalogue), else the pure one
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -21,12 +22,16 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 @cache
 def schema_validator(package: str, name: str) -> Draft202012Validator:
     """The validator for a JSON Schema shipped as package data."""
+    from jsonschema import Draft202012Validator
+
     schema = json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
     return Draft202012Validator(schema)
 
 
 def schema_problem(validator: Draft202012Validator, data: Any) -> str | None:
     """The most telling schema violation as ``path/to/field: message`` (None when the data is valid)."""
+    from jsonschema.exceptions import best_match
+
     error = best_match(validator.iter_errors(data))
     if error is None:
         return None

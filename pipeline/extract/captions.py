@@ -138,7 +138,7 @@ def _mid_sentence(line: Line, before: list[Line]) -> bool:
     prev = next((ln for ln in reversed(before) if ln.bottom <= line.top + 1 and ln.x1 > line.x0), None)
     if prev is None or line.top - prev.bottom > 0.6 * line.size or abs(prev.x0 - line.x0) > line.size:
         return False
-    prose = len(prev.words) >= 6 and len(split_line(prev, 1.0)) == 1
+    prose = len(prev.words) >= 6 and len(prev.pieces) == 1
     same_size = abs(prev.size - line.size) <= 0.1 * line.size
     return prose and same_size and not prev.text.rstrip().endswith((".", ":", "!", "?", ")"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from pipeline.extract.words import Line, split_line
+from pipeline.extract.words import Line
 
 
 def find_gutters(lines: list[Line], page_width: float) -> list[float]:
@@ -13,7 +13,7 @@ def find_gutters(lines: list[Line], page_width: float) -> list[float]:
     Only stretches of running text vote (table rows and full-width figures would blur the bands): a band
     in the inner part of the page that (almost) none of them crosses, with text on both sides, is a gutter.
     """
-    texts = [f for ln in lines for f in split_line(ln, 1.0) if f.x1 - f.x0 > 0.15 * page_width and len(f.words) >= 4]
+    texts = [f for ln in lines for f in ln.pieces if f.x1 - f.x0 > 0.15 * page_width and len(f.words) >= 4]
     if len(texts) < 8:
         return []
     lo, hi = int(page_width * 0.2), int(page_width * 0.8)

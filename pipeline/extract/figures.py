@@ -119,18 +119,26 @@ def bars(layout: PageLayout, box: Box) -> str | None:
     far ends: a bar chart (a table's shading lies behind its words, and its cells' backgrounds abut)."""
     words = [(w.x0, w.top, w.x1, w.bottom) for w in layout.words_in(*_grown(box, 2 * layout.body_size))]
     fills = [f for f in layout.content.fills if overlap(bounds(f), box) > 0]  # (a bar reaches in from its base)
-    clear = [f for f in fills if not any(overlap(bounds(f), w) > 0 for w in words)]
-    groups: dict[tuple[str, int], list[Rule]] = {}
-    for f in clear:
+    groups: dict[tuple[str, int], list[tuple[int, Rule]]] = {}
+    for k, f in enumerate(fills):
         across = f.x1 - f.x0 > f.bottom - f.top  # a horizontal bar grows from its left end, an upright one up
-        groups.setdefault(("x0", round(f.x0)) if across else ("bottom", round(f.bottom)), []).append(f)
-    for (base, _), group in groups.items():
+        groups.setdefault(("x0", round(f.x0)) if across else ("bottom", round(f.bottom)), []).append((k, f))
+    candidates = []  # groups clear of words, in the order of their first box (only groups of enough boxes are
+    for key, members in groups.items():  # worth testing box by box against every word)
+        clear = [(k, f) for k, f in members if not _behind_words(f, words)] if len(members) >= MIN_BARS else []
+        if clear:
+            candidates.append((clear[0][0], key, [f for _, f in clear]))
+    for _, (base, _), group in sorted(candidates, key=lambda c: c[0]):
         free = [f for f in group if not any(g is not f and _touches_end(f, g, base == "x0") for g in fills)]
         thick = [f.bottom - f.top if base == "x0" else f.x1 - f.x0 for f in free]
         long = [f.x1 - f.x0 if base == "x0" else f.bottom - f.top for f in free]
         if len(free) >= MIN_BARS and max(thick) <= 1.15 * min(thick) and max(long) - min(long) > 1.5:
             return f"{len(free)} bars of one thickness from one baseline, of different lengths (a bar chart)"
     return None
+
+
+def _behind_words(fill: Rule, words: list[Box]) -> bool:
+    return any(overlap(bounds(fill), w) > 0 for w in words)
 
 
 def _touches_end(bar: Rule, other: Rule, across: bool) -> bool:
@@ -143,9 +151,8 @@ def _touches_end(bar: Rule, other: Rule, across: bool) -> bool:
 def axis_ticks(layout: PageLayout, box: Box) -> str | None:
     """A run of evenly spaced numbers with evenly stepped values (0 0.2 0.4 ...), each with a tick or a grid
     line at it: an axis (a table's numbers have no stroke through their middles)."""
-    words = [w for w in layout.words_in(*box) if any(ch.isdigit() for ch in w.text[:2])]  # (parsing is dear)
-    numbers = [(w, float(n.value)) for w in words if (n := parse_number(w.text)) is not None]
-    if len(numbers) < MIN_TICKED:
+    words = [w for w in layout.words_in(*box) if any(ch.isdigit() for ch in w.text[:2])]
+    if len(words) < MIN_TICKED:
         return None
     near = _grown(box, 15)
     pieces = [
@@ -154,6 +161,9 @@ def axis_ticks(layout: PageLayout, box: Box) -> str | None:
     ]
     upright = _Strokes.of([p for p in pieces if not p.horizontal], upright=True)
     flat = _Strokes.of([p for p in pieces if p.horizontal], upright=False)
+    if sum(_ticked(w, upright, True) or _ticked(w, flat, False) for w in words) < MIN_TICKED:
+        return None  # (too few labels with a tick to make an axis: no need to parse them, which is dear)
+    numbers = [(w, float(n.value)) for w in words if (n := parse_number(w.text)) is not None]
     for across in (True, False):
         for run in _runs(numbers, across):
             ticked = [w for w, _ in run if _ticked(w, upright if across else flat, across)]
@@ -241,16 +251,14 @@ def scattered_labels(layout: PageLayout, box: Box) -> str | None:
     if len(short) < MIN_LABELS or len(short) < 0.8 * len(pieces):
         return None
     per_line = Counter(n for n, _ in pieces)
-    aligned = sum(
-        per_line[n] >= 2
-        and any(
+    aligned = 0
+    for n, p in short:
+        aligned += per_line[n] >= 2 and any(
             m != n and (abs(p.x0 - q.x0) < 2 or abs(p.x1 - q.x1) < 2 or abs((p.x0 + p.x1 - q.x0 - q.x1) / 2) < 2)
             for m, q in pieces
         )
-        for n, p in short
-    )
-    if aligned >= ALIGNED_SHARE * len(short):
-        return None
+        if aligned >= ALIGNED_SHARE * len(short):  # (a table's cells are: no need to look at the rest)
+            return None
     return f"{len(short)} short labels, {aligned} of them in a row and a column with others"
 
 

@@ -7,6 +7,7 @@ import ctypes
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 import pypdfium2.raw as pdfium_c
 from pypdfium2 import PdfPage
@@ -140,11 +141,41 @@ def _compose(inner: Matrix, outer: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def _matrix_of(obj: int) -> Matrix:
-    fm = pdfium_c.FS_MATRIX()
-    if not pdfium.object_matrix(obj, ctypes.addressof(fm)):
+class _Scratch:
+    """The out-parameters of pdfium's calls, made once per page walk (made per path, and read through ctypes'
+    item access, they cost more than the calls): each is read back as plain numbers through a memoryview."""
+
+    def __init__(self) -> None:
+        self.matrix = (ctypes.c_float * 6)()  # (FS_MATRIX: a b c d e f)
+        self.point = (ctypes.c_float * 2)()
+        self.width = (ctypes.c_float * 1)()
+        self.modes = (ctypes.c_int * 2)()
+        self.rgba = (ctypes.c_uint * 4)()
+        self.matrix_at, self.width_at = ctypes.addressof(self.matrix), ctypes.addressof(self.width)
+        self.point_at = _addresses(self.point, 2, ctypes.c_float)
+        self.modes_at = _addresses(self.modes, 2, ctypes.c_int)
+        self.rgba_at = _addresses(self.rgba, 4, ctypes.c_uint)
+        self.matrix_values, self.point_values = _values(self.matrix, "f"), _values(self.point, "f")
+        self.width_value, self.mode_values, self.rgba_values = (
+            _values(self.width, "f"),
+            _values(self.modes, "i"),
+            _values(self.rgba, "I"),
+        )
+
+
+def _addresses(buffer: ctypes.Array[Any], count: int, kind: type[Any]) -> tuple[int, ...]:
+    return tuple(ctypes.addressof(buffer) + k * ctypes.sizeof(kind) for k in range(count))
+
+
+def _values(buffer: ctypes.Array[Any], code: str) -> memoryview:
+    return memoryview(buffer).cast("B").cast(code)
+
+
+def _matrix_of(obj: int, scratch: _Scratch) -> Matrix:
+    if not pdfium.object_matrix(obj, scratch.matrix_at):
         return _IDENTITY
-    return (fm.a, fm.b, fm.c, fm.d, fm.e, fm.f)
+    a, b, c, d, e, f = scratch.matrix_values
+    return (a, b, c, d, e, f)
 
 
 EDGE, MARK, IMAGE = 0, 1, 2  # a piece is a straight axis-aligned stroke or box, a mark, or an image
@@ -155,7 +186,7 @@ def _read_boxes(
 ) -> Iterator[tuple[tuple[float, float, float, float], int, int]]:
     """Boxes of the visible pieces, each with its kind and fill shade, in top-left coordinates; the text
     objects that print nothing go to ``hidden_text``."""
-    walk = _path_pieces(pdfium.address(page.raw), None, _IDENTITY, 0, None, hidden_text)
+    walk = _path_pieces(pdfium.address(page.raw), None, _IDENTITY, 0, None, hidden_text, _Scratch())
     for (x0, y0, x1, y1), width, kind, shade in walk:
         pad = width / 2
         if abs(x1 - x0) < 0.01:  # vertical stroke
@@ -169,7 +200,7 @@ Piece = tuple[tuple[float, float, float, float], float, int, int]  # box, stroke
 
 
 def _path_pieces(
-    page: int, form: int | None, outer: Matrix, depth: int, clip: Box | None, hidden_text: set[int]
+    page: int, form: int | None, outer: Matrix, depth: int, clip: Box | None, hidden_text: set[int], scratch: _Scratch
 ) -> Iterator[Piece]:
     """The pieces of every object in the page or form, as far as the clip in force (in page coordinates)
     and each object's own clip let them show. An embedded page (a figure set in as a PDF form) carries its
@@ -183,11 +214,13 @@ def _path_pieces(
             own = _transformed_box(own, outer)
             shown = own if clip is None else intersection(clip, own)
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 8:
-            yield from _path_pieces(page, obj, _compose(_matrix_of(obj), outer), depth + 1, shown, hidden_text)
+            inner = _compose(_matrix_of(obj, scratch), outer)
+            yield from _path_pieces(page, obj, inner, depth + 1, shown, hidden_text, scratch)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-            yield from _shown_pieces(_pieces_of_path(obj, outer), shown)
+            yield from _shown_pieces(_pieces_of_path(obj, outer, scratch), shown)
         elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
-            yield from _shown_pieces(iter([(_image_box(_compose(_matrix_of(obj), outer)), 0.0, IMAGE, -1)]), shown)
+            image = _image_box(_compose(_matrix_of(obj, scratch), outer))
+            yield from _shown_pieces(iter([(image, 0.0, IMAGE, -1)]), shown)
         elif kind == pdfium_c.FPDF_PAGEOBJ_TEXT and not _text_shows(obj, outer, shown):
             hidden_text.add(obj)
 
@@ -233,30 +266,27 @@ def _image_box(matrix: Matrix) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _shade(obj: int, fill: bool) -> int | None:
+def _shade(obj: int, fill: bool, scratch: _Scratch) -> int | None:
     """The colour the object paints with (0xRRGGBB, -1 when pdfium cannot say), None when it paints nothing
     a reader sees (transparent, or white on the page)."""
-    rgba = (ctypes.c_uint * 4)()
     getter = pdfium.fill_color if fill else pdfium.stroke_color
-    if not getter(obj, *(ctypes.addressof(rgba) + k * ctypes.sizeof(ctypes.c_uint) for k in range(4))):
+    if not getter(obj, *scratch.rgba_at):
         return -1
-    r, g, b, a = rgba
+    r, g, b, a = scratch.rgba_values
     return (r << 16 | g << 8 | b) if a > 0 and min(r, g, b) < 250 else None
 
 
-def _pieces_of_path(obj: int, outer: Matrix) -> Iterator[Piece]:
-    modes = (ctypes.c_int * 2)()
-    pdfium.draw_mode(obj, ctypes.addressof(modes), ctypes.addressof(modes) + ctypes.sizeof(ctypes.c_int))
-    shade = _shade(obj, True) if modes[0] != 0 else None
+def _pieces_of_path(obj: int, outer: Matrix, scratch: _Scratch) -> Iterator[Piece]:
+    pdfium.draw_mode(obj, *scratch.modes_at)
+    fill_mode, stroke = scratch.mode_values
+    shade = _shade(obj, True, scratch) if fill_mode != 0 else None
     filled = shade is not None
-    stroked = bool(modes[1]) and _shade(obj, False) is not None
+    stroked = bool(stroke) and _shade(obj, False, scratch) is not None
     if not (filled or stroked):
         return
-    width = ctypes.c_float()
-    line_width = width.value if stroked and pdfium.stroke_width(obj, ctypes.addressof(width)) else 0.0
-    a, b, c, d, e, f = _compose(_matrix_of(obj), outer)
-    xy = (ctypes.c_float * 2)()
-    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
+    line_width = scratch.width_value[0] if stroked and pdfium.stroke_width(obj, scratch.width_at) else 0.0
+    a, b, c, d, e, f = _compose(_matrix_of(obj, scratch), outer)
+    xy, (at_x, at_y) = scratch.point_values, scratch.point_at
     segment, point_of = pdfium.path_segment, pdfium.segment_point
     type_of, closes = pdfium.segment_type, pdfium.segment_close
     moveto = pdfium_c.FPDF_SEGMENT_MOVETO

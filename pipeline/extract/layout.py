@@ -12,7 +12,7 @@ from pipeline.extract.columns import cut_at_gutters, find_gutters
 from pipeline.extract.margins import drop_line_numbers
 from pipeline.extract.minipages import Band, cut_at_bands, find_bands
 from pipeline.extract.settings import ExtractionSettings
-from pipeline.extract.words import Line, Word, build_words, group_lines, split_line
+from pipeline.extract.words import Line, Word, build_words, group_lines
 
 
 @dataclass
@@ -99,8 +99,8 @@ def body_bounds(content: PageContent) -> tuple[float, float]:
     return top, bottom
 
 
-def fragments(line: Line, gap_em: float = 1.0) -> list[Line]:
-    return split_line(line, gap_em)
+def fragments(line: Line) -> list[Line]:
+    return line.pieces
 
 
 def is_prose(line: Line, span_width: float, body_size: float) -> bool:

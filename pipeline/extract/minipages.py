@@ -9,7 +9,7 @@ from itertools import permutations
 
 from pipeline.extract.captions import bare_caption_label, is_figure_caption
 from pipeline.extract.columns import cut_line
-from pipeline.extract.words import Line, split_line
+from pipeline.extract.words import Line
 
 _NAMED = re.compile(r"Tab|TAB|Fig|FIG|Exhibit|EXHIBIT")  # cheap test before looking for caption starts
 
@@ -32,7 +32,7 @@ def find_bands(lines: list[Line], size: float, reach: float = 12.0) -> list[Band
         f
         for ln in lines
         if _NAMED.search(ln.text)
-        for f in split_line(ln, 1.0)
+        for f in ln.pieces
         if bare_caption_label(f.text) or is_figure_caption(f.text)
     ]
     ordered = sorted(lines, key=lambda ln: ln.top)

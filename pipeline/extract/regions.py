@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import Rule
 from pipeline.extract.columns import column_of
-from pipeline.extract.layout import PageLayout, fragments, is_prose, is_tabular
+from pipeline.extract.layout import PageLayout, is_prose, is_tabular
 from pipeline.extract.settings import ExtractionSettings
-from pipeline.extract.words import Line
+from pipeline.extract.words import Line, split_line
 
 _CONTINUATION_NOTE = re.compile(r"^\W*(?:continued\b|cont'd\b|cont\.).{0,30}$", re.IGNORECASE)
 # the footnotes under a table, and the table's own DOI line (eLife, PLOS)
@@ -97,7 +97,7 @@ def _wider_line_between(layout: PageLayout, caption: Caption, rule: Rule, below:
     return any(
         f.x1 > rule.x0 and f.x0 < rule.x1 and (f.x0 < rule.x0 - 5 or f.x1 > rule.x1 + 5)
         for ln in between
-        for f in fragments(ln, 1.5)
+        for f in split_line(ln, 1.5)
     )
 
 

@@ -166,6 +166,12 @@ class Line:
     def text(self) -> str:
         return join_words(self.words)
 
+    @cached_property
+    def pieces(self) -> list[Line]:
+        """The line broken at gaps wider than an em (where it crosses a table, its cells): asked for by many
+        tests of a line, so made once."""
+        return split_line(self, 1.0)
+
     def gaps(self) -> list[float]:
         return [b.x0 - a.x1 for a, b in pairwise(self.words)]
 
