@@ -110,6 +110,22 @@ def test_text_that_is_not_one_number_reads_as_none(text: str) -> None:
     assert parse_number(text) is None
 
 
+BEYOND_RECORDS = [
+    "1" * 5000,  # a digit run past Python's int conversion limit (garbled text): was a ValueError
+    "1e999",  # beyond a float, which records hold: was an OverflowError in Cell.printed
+    "2.5 × 10^400",
+    "0.5 ± 1e999",
+    "1e" + "9" * 50,  # a power of ten that would never finish computing
+]
+
+
+@pytest.mark.parametrize("text", BEYOND_RECORDS, ids=lambda t: t[:20])
+def test_a_number_beyond_what_a_record_holds_is_not_read_and_its_cell_is_text(text: str) -> None:
+    assert parse_number(text) is None
+    cell = Cell.printed(1, 1, text)
+    assert cell.value is None and cell.text == text
+
+
 def test_extraction_mapping_and_audit_read_every_form_alike() -> None:
     """A table of every form, built as the map stage builds gold grids (``Cell.printed``, as extraction does)
     and seen by the audit: the stored value, spread and percent sign are the grammar's, and every cell the

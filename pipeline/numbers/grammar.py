@@ -18,6 +18,9 @@ from fractions import Fraction
 from pipeline.numbers.glyphs import normalise
 from pipeline.numbers.interval import Interval
 
+MAX_DIGITS = 60  # longer runs of digits are identifiers or garbled text, not a table's value
+MAX_EXPONENT = 400  # a power of ten past this is no value (p-values reach 1e-320; 10**huge would never finish)
+FLOAT_MAX = Fraction(1.7976931348623157e308)  # records hold floats: a value beyond them is not read as one
 SUFFIXES = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
 PLACEHOLDERS = frozenset(
     {"", "-", "--", "---", "n/a", "na", "n.a.", "n/a.", "—", "–", "nan", "?", "×", "✗", "✓", "✔", "✘", "oom"}
@@ -97,15 +100,24 @@ def parse_number(text: str) -> PrintedNumber | None:
     mantissa, _, e_part = number.lower().partition("e")
     power = match["exp"] or (match["negexp"] or "").replace(" ", "").replace("–", "-")
     suffix = match["suffix"] or ""
-    scale = Fraction(SUFFIXES.get(suffix, 1)) * Fraction(10) ** (int(e_part or 0) + int(power or 0))
+    if max(len(mantissa), len(e_part), len(power), len(spread_text or "")) > MAX_DIGITS:
+        return None
+    exponent = int(e_part or 0) + int(power or 0)
+    if abs(exponent) > MAX_EXPONENT:
+        return None
+    scale = Fraction(SUFFIXES.get(suffix, 1)) * Fraction(10) ** exponent
+    value = Fraction(mantissa or "0") * scale
+    spread = abs(Fraction(spread_text.replace(",", ""))) * scale if spread_text else None
+    if abs(value) > FLOAT_MAX or (spread or 0) > FLOAT_MAX:
+        return None
     whole_end = match.end("negexp") if match["negexp"] else match.end("exp") if match["exp"] else match.end("num")
     return PrintedNumber(
         text=cleaned[: max(whole_end, match.end("suffix"))].replace(" ", ""),
-        value=Fraction(mantissa or "0") * scale,
+        value=value,
         decimals=len(mantissa.partition(".")[2]),
         scale=scale,
         percent=any(match[g] for g in _PERCENT_GROUPS),
-        plus_minus=abs(Fraction(spread_text.replace(",", ""))) * scale if spread_text else None,
+        plus_minus=spread,
         spread=_spread_style(match),
         marks=tuple(_mark_tokens(match["marks"])),
         suffix=suffix,
