@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
+
 from pipeline.errors import BadInputError, BadSourceIdError, BrokenSourceRecordError, StageInputMissingError
 from pipeline.model import Record, TablesFile
 
@@ -101,13 +103,17 @@ def write_bytes(path: Path, data: bytes) -> None:
         fh.write(data)
 
 
+_CANONICAL = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+
+
 def dumps(data: Any) -> str:
-    """Canonical JSON: sorted keys, two-space indent, UTF-8, trailing newline (byte-stable re-runs)."""
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """Canonical JSON: sorted keys, two-space indent, UTF-8, trailing newline (byte-stable re-runs). Written
+    by orjson: the json module's C encoder does not indent, and its Python one took a twentieth of extraction."""
+    return orjson.dumps(data, option=_CANONICAL).decode("utf-8")
 
 
 def write_json(path: Path, data: Any) -> None:
-    write_text(path, dumps(data))
+    write_bytes(path, orjson.dumps(data, option=_CANONICAL))
 
 
 def jsonl_text(rows: list[dict[str, Any]]) -> str:
