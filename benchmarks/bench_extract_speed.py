@@ -1,9 +1,10 @@
 """Extraction speed, measured in one run on the same PDFs: (1) merely reading every character with its box
 through pypdfium2, (2) `litaudit tables`, (3) camelot's stream flavour (the `bench` extra), each in a
 fresh process so no run warms another's caches. Targets: litaudit <= 2x the pdfium read, >= 2x faster
-than camelot-stream. Wall seconds are the figure; CPU seconds (user + system) are printed beside them,
-since other work on a shared machine stretches wall time unevenly between the three runs. Also prints
-litaudit's peak RSS.
+than camelot-stream. Wall seconds are the figure; CPU seconds (user + system) are printed beside them.
+A shared machine's speed drifts by tens of percent within minutes, so the three are run in turn
+``--repeat`` times (default 3) and each one's fastest run is compared (the medians are printed too).
+Also prints litaudit's peak RSS.
 
 --memory: peak RSS of `litaudit tables` on one long PDF of 30 and of 300 pages (pages of the shared
 papers joined with pypdfium2, in a temporary folder): memory must stay bounded per page, not grow with
@@ -105,6 +106,7 @@ def main() -> int:
     parser.add_argument("pdfs", nargs="*", type=Path)
     parser.add_argument("--no-camelot", action="store_true", help="skip the camelot-stream timing")
     parser.add_argument("--memory", action="store_true", help="peak RSS on a 30- and a 300-page PDF instead")
+    parser.add_argument("--repeat", type=_positive, default=3, help="runs of each, in turn (default 3)")
     args = parser.parse_args()
     if args.memory:
         return memory()
@@ -116,17 +118,43 @@ def main() -> int:
 
     pages = sum(len(pypdfium2.PdfDocument(p)) for p in pdfs)
     files = [str(p) for p in pdfs]
-    read = timed([sys.executable, "-c", READ_ALL_CHARS, *files])
-    with tempfile.TemporaryDirectory() as out:
-        ours = timed([sys.executable, "-m", "pipeline", "tables", *files, "--out", out])
-    print(f"{len(pdfs)} PDFs, {pages} pages")
-    print(f"pdfium, every character with its box  {read}")
-    print(f"litaudit tables                        {ours}  = {_ratio(ours, read)} the pdfium read (target <= 2)")
-    print(f"litaudit peak RSS                      {ours.rss_mb:7.0f} MB")
+    commands = {"read": [sys.executable, "-c", READ_ALL_CHARS, *files]}
     if not args.no_camelot:
-        camelot = timed([sys.executable, "-c", CAMELOT_STREAM, *files])
-        print(f"camelot-stream                         {camelot}  = {_ratio(camelot, ours)} litaudit (target >= 2)")
+        commands["camelot"] = [sys.executable, "-c", CAMELOT_STREAM, *files]
+    runs: dict[str, list[Timing]] = {"read": [], "ours": [], "camelot": []}
+    for _ in range(args.repeat):  # in turn, so that a slow spell of the machine falls on all three
+        runs["read"].append(timed(commands["read"]))
+        with tempfile.TemporaryDirectory() as out:
+            runs["ours"].append(timed([sys.executable, "-m", "pipeline", "tables", *files, "--out", out]))
+        if "camelot" in commands:
+            runs["camelot"].append(timed(commands["camelot"]))
+    best = {name: min(times, key=lambda t: t.wall) for name, times in runs.items() if times}
+    middle = {name: _median(times) for name, times in runs.items() if times}
+    read, ours = best["read"], best["ours"]
+    print(f"{len(pdfs)} PDFs, {pages} pages; fastest of {args.repeat} runs in turn (median in brackets)")
+    print(f"pdfium, every character with its box  {read}  [{middle['read'].wall:5.1f} s]")
+    print(
+        f"litaudit tables                        {ours}  [{middle['ours'].wall:5.1f} s]  = {_ratio(ours, read)} "
+        f"[{_ratio(middle['ours'], middle['read'])}] the pdfium read (target <= 2)"
+    )
+    print(f"litaudit peak RSS                      {max(t.rss_mb for t in runs['ours']):7.0f} MB")
+    if "camelot" in best:
+        camelot = best["camelot"]
+        print(
+            f"camelot-stream                         {camelot}  [{middle['camelot'].wall:5.1f} s]  = "
+            f"{_ratio(camelot, ours)} [{_ratio(middle['camelot'], middle['ours'])}] litaudit (target >= 2)"
+        )
     return 0
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
+def _median(times: list[Timing]) -> Timing:
+    return sorted(times, key=lambda t: t.wall)[len(times) // 2]
 
 
 def _ratio(a: Timing, b: Timing) -> str:
