@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract.captions import caption_label, find_captions, is_figure_caption
-from pipeline.extract.chars import Char, Rule
+from pipeline.extract.chars import Char
+from pipeline.extract.graphics import Rule
 from pipeline.extract.regions import Region
 from pipeline.extract.sides import settle_page
 from pipeline.extract.words import Line, build_words, group_lines

@@ -29,9 +29,9 @@ def test_the_embedded_copy_s_text_and_rules_are_not_read(embedded: Path) -> None
         doc.close()
     text = "".join(c.text for c in content.chars)
     assert text == "Table1.Accuracyofthemodels." + "".join("".join(row) for row in ROWS)
-    rule_tops = sorted(round(PAGE_HEIGHT - r.y) for r in content.hrules)
+    rule_tops = sorted(round(PAGE_HEIGHT - r.y) for r in content.drawing.hrules)
     assert rule_tops == [round(BOTTOM), round(TOP - 17), round(TOP)]
-    assert len(content.fills) == 2  # the figure the clip shows is still drawn
+    assert len(content.drawing.fills) == 2  # the figure the clip shows is still drawn
 
 
 def test_the_table_is_read_once_under_its_label(embedded: Path) -> None:

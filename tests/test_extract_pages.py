@@ -31,7 +31,7 @@ def papers(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 def test_pages_read_again_give_the_tables_of_pages_held(papers: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     held = [extract_tables(pdf).to_dict() for pdf in papers]
-    monkeypatch.setattr(pages_module, "HELD_GLYPHS", 0)  # no page held: every later pass reads its page again
+    monkeypatch.setattr(pages_module, "HELD_ITEMS", 0)  # no page held: every later pass reads its page again
     again = [extract_tables(pdf).to_dict() for pdf in papers]
     assert again == held
     assert any(table["cells"] for found in held for table in found["tables"])
@@ -46,7 +46,7 @@ def test_pages_past_the_budget_are_read_again(papers: list[Path], monkeypatch: p
         reads.append(i)
         return _read(doc, i, settings, {})
 
-    monkeypatch.setattr(pages_module, "HELD_GLYPHS", 0)
+    monkeypatch.setattr(pages_module, "HELD_ITEMS", 0)
     pages = DocumentPages(read, len(doc))
     assert len(pages.indexes) >= 2 and reads == list(range(len(doc)))
     first = pages.get(pages.indexes[0])

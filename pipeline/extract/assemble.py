@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.headers import column_paths, row_paths
 from pipeline.extract.regions import Region
 from pipeline.extract.structure import Grid

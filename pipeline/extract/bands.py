@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.grid import Placed
 from pipeline.extract.words import join_words
 from pipeline.numbers import looks_numeric

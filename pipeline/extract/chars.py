@@ -19,7 +19,7 @@ from pypdfium2 import PdfDocument, PdfiumError, PdfPage, PdfTextPage
 from pipeline.errors import ExtractionError
 from pipeline.extract import addresses as pdfium
 from pipeline.extract.frame import Frame
-from pipeline.extract.graphics import Rule, read_drawing
+from pipeline.extract.graphics import Drawing, read_drawing
 from pipeline.extract.weight import StrokeCache, font_is_bold, font_is_italic, mark_heavy
 from pipeline.numbers import decode_glyph
 
@@ -55,18 +55,14 @@ class PageContent:
     number: int  # 1-based
     width: float
     height: float
+    drawing: Drawing = field(default_factory=Drawing)  # rules, shading and a figure's ink (see graphics.py)
     chars: list[Char] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)
-    fills: list[Rule] = field(default_factory=list)  # filled boxes too large to be rules (shading, cell backgrounds)
-    ticks: list[Rule] = field(default_factory=list)  # straight pieces too short to be rules (axis ticks, dots)
-    marks: list[Rule] = field(default_factory=list)  # curves, slanted strokes, round markers: a figure's ink
-    images: list[Rule] = field(default_factory=list)  # placed raster images
-    hidden_text: set[int] = field(default_factory=set)  # text objects that print nothing (see graphics.py)
     turn: int = 0  # 90 or 270: read in the frame where sideways text stands upright (see turned.py)
 
     @property
-    def hrules(self) -> list[Rule]:
-        return [r for r in self.rules if r.horizontal]
+    def size(self) -> int:
+        """How many things the page holds (glyphs and drawn pieces): what keeping it in memory costs."""
+        return len(self.chars) + self.drawing.size
 
 
 def open_pdf(path: Path) -> PdfDocument:
@@ -107,13 +103,12 @@ def mostly_sideways(textpage: PdfTextPage, samples: int = 40) -> bool:
 def read_graphics(page: PdfPage, number: int, rule_thickness: float, min_rule_length: float) -> PageContent:
     """The page's size and drawing (cheap: no text); ``number`` is 1-based."""
     frame = Frame.of(page)
-    drawing = read_drawing(page, frame, rule_thickness, min_rule_length)
-    return PageContent(number, *frame.size, **vars(drawing))  # (the page holds every list the drawing has)
+    return PageContent(number, *frame.size, read_drawing(page, frame, rule_thickness, min_rule_length))
 
 
 def read_chars(page: PdfPage, textpage: PdfTextPage, content: PageContent, strokes: StrokeCache | None = None) -> None:
     """Fill ``content.chars`` with the page's glyphs; ``strokes`` carries font measures from page to page."""
-    content.chars = list(_read_chars(textpage, Frame.of(page), content.hidden_text))
+    content.chars = list(_read_chars(textpage, Frame.of(page), content.drawing.hidden_text))
     mark_heavy(content.chars, strokes)
 
 

@@ -269,7 +269,8 @@ def table_from_region(
     caption_words = {id(w) for line in (region.caption.lines if region.caption else []) for w in line.words}
     x0, top, x1, bottom = region.bbox
     words = [w for w in layout.words_in(x0 - 1, top - 1, x1 + 1, bottom + 1) if id(w) not in caption_words]
-    rules = [r for r in layout.content.rules if x0 - 5 <= r.x and r.x <= x1 + 5 and top - 3 <= r.y <= bottom + 3]
+    drawn = layout.content.drawing.rules
+    rules = [r for r in drawn if x0 - 5 <= r.x and r.x <= x1 + 5 and top - 3 <= r.y <= bottom + 3]
     if is_lattice(rules, region.lines, region.bbox):
         grid, engine = lattice_grid(words, rules, region.bbox), LATTICE
     else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.extract.chars import Rule
 from pipeline.extract.clips import intersection
 from pipeline.extract.figures import (
     STRONG_SIGNALS,
@@ -18,6 +17,7 @@ from pipeline.extract.figures import (
     figure_reasons,
     overlap,
 )
+from pipeline.extract.graphics import Rule
 from pipeline.extract.layout import PageLayout, fragments
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line
@@ -35,8 +35,8 @@ def cut_before_figure(layout: PageLayout, region: Region) -> Region | None:
         return None
     below = region.caption_position == "above"  # the caption above the table: the table runs down from it
     lines = sorted(region.lines, key=lambda ln: ln.top, reverse=not below)
-    content = layout.content
-    ink = sorted(i.y for i in [*content.marks, *content.ticks, *content.images] if centred_in(i, region.bbox))
+    drawing = layout.content.drawing
+    ink = sorted(i.y for i in [*drawing.marks, *drawing.ticks, *drawing.images] if centred_in(i, region.bbox))
     if not ink:
         return None
     start = ink[int(CUT_INK_SHARE * len(ink))] if below else ink[-1 - int(CUT_INK_SHARE * len(ink))]
@@ -58,11 +58,11 @@ def cut_before_figure(layout: PageLayout, region: Region) -> Region | None:
 def _drawn_share(layout: PageLayout, part: Box, figure: Box) -> float:
     """The share of the figure's drawing (marks, images, and shading in the colours the figure's side uses,
     by area) that lies in ``part``: a table's own shading, in colours of its own, does not count."""
-    content = layout.content
-    shades = {f.shade for f in content.fills if centred_in(f, figure)}
-    fills = [f for f in content.fills if f.shade in shades]
+    drawing = layout.content.drawing
+    shades = {f.shade for f in drawing.fills if centred_in(f, figure)}
+    fills = [f for f in drawing.fills if f.shade in shades]
     whole = (min(part[0], figure[0]), min(part[1], figure[1]), max(part[2], figure[2]), max(part[3], figure[3]))
-    drawn = [bounds(d) for d in [*fills, *content.images, *content.marks] if centred_in(d, whole)]
+    drawn = [bounds(d) for d in [*fills, *drawing.images, *drawing.marks] if centred_in(d, whole)]
     total = sum(area(intersection(d, whole)) for d in drawn)
     return sum(overlap(d, part) for d in drawn) / total if total > 0 else 0.0
 
@@ -96,9 +96,9 @@ def split_beside_figure(layout: PageLayout, region: Region) -> tuple[Region, Box
 
 def _with_drawing(layout: PageLayout, box: Box) -> Box:
     """The box grown over what is drawn reaching into it (a chart's bars run on past its labels)."""
-    content = layout.content
-    drawn = [d for d in [*content.fills, *content.marks, *content.images] if overlap(bounds(d), box) > 0]
-    return box_of([Rule(*box), *(d for d in drawn if not background(d, content))])
+    drawing = layout.content.drawing
+    drawn = [d for d in [*drawing.fills, *drawing.marks, *drawing.images] if overlap(bounds(d), box) > 0]
+    return box_of([Rule(*box), *(d for d in drawn if not background(d, layout.content))])
 
 
 def _gutters(region: Region) -> list[float]:

@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from pipeline.extract.chars import PageContent, Rule
+from pipeline.extract.chars import PageContent
 from pipeline.extract.clips import Box, intersection
+from pipeline.extract.graphics import Rule
 from pipeline.extract.layout import PageLayout, fragments
 from pipeline.extract.words import Line, Word
 from pipeline.numbers import parse_number
@@ -51,7 +52,7 @@ def bounds(rule: Rule) -> Box:
 
 def image_cover(layout: PageLayout, box: Box) -> str | None:
     """Raster images under the region: a photograph, a screenshot or a plot pasted as a picture."""
-    images = [bounds(im) for im in layout.content.images if not background(im, layout.content)]
+    images = [bounds(im) for im in layout.content.drawing.images if not background(im, layout.content)]
     share = min(1.0, sum(overlap(im, box) for im in images) / max(area(box), 1e-6))
     return f"an image covers {share:.0%} of it" if share >= IMAGE_SHARE else None
 
@@ -64,7 +65,7 @@ def background(image: Rule, content: PageContent) -> bool:
 
 def vector_marks(layout: PageLayout, box: Box) -> str | None:
     """Curves, slanted strokes and markers drawn off the text rows (a symbol in a table's row is on one)."""
-    marks = [m for m in layout.content.marks if centred_in(m, box)]
+    marks = [m for m in layout.content.drawing.marks if centred_in(m, box)]
     words = layout.words_in(*box)
     rows = [(w.top, w.bottom) for w in words]
     small = 1.5 * layout.body_size
@@ -89,7 +90,7 @@ def _dotted(marks: list[Rule]) -> set[int]:
 def filled_tiles(layout: PageLayout, box: Box) -> str | None:
     """Filled boxes of one size and many shades abutting each other in a grid of three or more rows and
     columns: a heat map (a table shades its header, or every other row, in one or two colours)."""
-    fills = [f for f in layout.content.fills if centred_in(f, box) and min(f.x1 - f.x0, f.bottom - f.top) >= 4]
+    fills = [f for f in layout.content.drawing.fills if centred_in(f, box) and min(f.x1 - f.x0, f.bottom - f.top) >= 4]
     if len(fills) < MIN_TILES:
         return None
     width, height = median(f.x1 - f.x0 for f in fills), median(f.bottom - f.top for f in fills)
@@ -118,7 +119,7 @@ def bars(layout: PageLayout, box: Box) -> str | None:
     """Filled boxes clear of text, of one thickness, standing on one baseline with different lengths and free
     far ends: a bar chart (a table's shading lies behind its words, and its cells' backgrounds abut)."""
     words = [(w.x0, w.top, w.x1, w.bottom) for w in layout.words_in(*_grown(box, 2 * layout.body_size))]
-    fills = [f for f in layout.content.fills if overlap(bounds(f), box) > 0]  # (a bar reaches in from its base)
+    fills = [f for f in layout.content.drawing.fills if overlap(bounds(f), box) > 0]  # (a bar reaches in from its base)
     groups: dict[tuple[str, int], list[tuple[int, Rule]]] = {}
     for k, f in enumerate(fills):
         across = f.x1 - f.x0 > f.bottom - f.top  # a horizontal bar grows from its left end, an upright one up
@@ -156,8 +157,8 @@ def axis_ticks(layout: PageLayout, box: Box) -> str | None:
         return None
     near = _grown(box, 15)
     pieces = [
-        *(t for t in layout.content.ticks if centred_in(t, _grown(box, 25))),
-        *(r for r in layout.content.rules if centred_in(r, near)),
+        *(t for t in layout.content.drawing.ticks if centred_in(t, _grown(box, 25))),
+        *(r for r in layout.content.drawing.rules if centred_in(r, near)),
     ]
     upright = _Strokes.of([p for p in pieces if not p.horizontal], upright=True)
     flat = _Strokes.of([p for p in pieces if p.horizontal], upright=False)

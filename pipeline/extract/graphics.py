@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import pairwise
 from typing import Any
 
@@ -55,6 +55,18 @@ class Drawing:
     marks: list[Rule] = field(default_factory=list)  # the boxes of curves, slanted strokes and round markers
     images: list[Rule] = field(default_factory=list)  # the boxes of placed raster images
     hidden_text: set[int] = field(default_factory=set)  # text objects that print nothing a reader sees
+
+    @property
+    def hrules(self) -> list[Rule]:
+        return [r for r in self.rules if r.horizontal]
+
+    @property
+    def size(self) -> int:
+        return sum(len(boxes) for boxes in self.boxes().values())
+
+    def boxes(self) -> dict[str, list[Rule]]:
+        """Every list of boxes, by name (to map them all alike: turned.py)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "hidden_text"}
 
 
 def read_drawing(page: PdfPage, frame: Frame, rule_thickness: float, min_rule_length: float) -> Drawing:

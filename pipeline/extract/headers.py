@@ -3,7 +3,7 @@ name each cell: col_path from the header rows above it, row_path from its row gr
 
 from __future__ import annotations
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.grid import Column, Placed
 from pipeline.extract.words import join_words
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.grid import Placed
 from pipeline.extract.structure import Grid
 from pipeline.extract.words import Line, Word, join_words

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 
-from pipeline.extract.chars import PageContent, Rule
+from pipeline.extract.chars import PageContent
 from pipeline.extract.columns import cut_at_gutters, find_gutters
+from pipeline.extract.graphics import Rule
 from pipeline.extract.margins import drop_line_numbers
 from pipeline.extract.minipages import Band, cut_at_bands, find_bands
 from pipeline.extract.settings import ExtractionSettings
@@ -35,7 +36,7 @@ class PageLayout:
 
     @property
     def hrules(self) -> list[Rule]:
-        return self.content.hrules
+        return self.content.drawing.hrules
 
     @cached_property
     def spacing(self) -> float:
@@ -61,7 +62,7 @@ class PageLayout:
 
 
 def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayout:
-    words = drop_line_numbers(build_words(content.chars, settings.word_gap), content.rules)
+    words = drop_line_numbers(build_words(content.chars, settings.word_gap), content.drawing.rules)
     upright = [w for w in words if w.upright]
     lines = group_lines(upright)
     gutters = find_gutters(lines, content.width)
@@ -93,7 +94,7 @@ def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayo
 def body_bounds(content: PageContent) -> tuple[float, float]:
     """The band between the running head (and its rule) and the page number."""
     top, bottom = 0.055 * content.height, 0.95 * content.height
-    head_rules = [r for r in content.hrules if r.y < 0.09 * content.height and r.length > 0.3 * content.width]
+    head_rules = [r for r in content.drawing.hrules if r.y < 0.09 * content.height and r.length > 0.3 * content.width]
     if head_rules:
         top = max(top, min(r.bottom for r in head_rules) + 0.5)
     return top, bottom

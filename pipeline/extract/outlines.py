@@ -4,7 +4,7 @@ filled shapes between them, and kept as a table that says why it has no cells in
 from __future__ import annotations
 
 from pipeline.extract.captions import Caption
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.layout import PageLayout
 from pipeline.extract.regions import Region
 
@@ -30,7 +30,7 @@ def outline_region(layout: PageLayout, caption: Caption) -> Region | None:
     if layout.words_in(*box):
         return None
     small = 2 * caption.size
-    shapes = [f for f in layout.content.fills if _inside(f, box) and max(f.x1 - f.x0, f.bottom - f.top) < small]
+    shapes = [f for f in layout.content.drawing.fills if _inside(f, box) and max(f.x1 - f.x0, f.bottom - f.top) < small]
     if len(shapes) < MIN_GLYPH_SHAPES:
         return None
     return Region(*box, caption=caption, caption_position="above", rules=frame)

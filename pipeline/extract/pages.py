@@ -1,7 +1,7 @@
 """The analysed pages of one PDF for the passes over the whole document (running heads counted over every
 page, caption sides settled by the document's habit, then each page's tables): read once in page order and
-held up to a budget of glyphs; a page let go is read again from the PDF when a later pass asks for it, so
-memory stays bounded however long the document is."""
+held up to a budget of glyphs and drawn pieces; a page let go is read again from the PDF when a later pass
+asks for it, so memory stays bounded however long the document is."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from pipeline.extract.captions import Caption, find_captions
 from pipeline.extract.layout import PageLayout
 from pipeline.extract.margins import running_texts, trim_running_matter
 
-HELD_GLYPHS = 150_000  # about 60 MB of glyphs, words and lines: most papers' table pages are read once
+HELD_ITEMS = 150_000  # glyphs (with their words and lines) and drawn pieces, about 60 MB: most papers' table
+# pages are read once; a page drawn with 100,000 strokes (a dense map) is read again when its turn comes
 
 
 @dataclass
@@ -32,7 +33,7 @@ class DocumentPages:
         self.indexes: list[int] = []  # the pages read, in order
         self.captioned: list[int] = []  # those with a table caption
         self.running: Counter[str] = Counter()  # edge-line texts over the pages read
-        glyphs = 0
+        held = 0
         for index in range(count):
             page = self._page(index)
             if page is None:
@@ -40,10 +41,10 @@ class DocumentPages:
             self.indexes.append(index)
             self.captioned += [index] if page.captions else []
             self.running.update(running_texts(page.layout))
-            size = len(page.layout.content.chars)
-            if glyphs + size <= HELD_GLYPHS:
+            size = page.layout.content.size
+            if held + size <= HELD_ITEMS:
                 self._held[index] = page
-                glyphs += size
+                held += size
         for page in self._held.values():
             trim_running_matter(page.layout, self.running)
 

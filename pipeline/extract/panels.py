@@ -10,7 +10,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from pipeline.extract.captions import starts_panel
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.layout import fragments
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line

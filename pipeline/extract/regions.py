@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
-from pipeline.extract.chars import Rule
 from pipeline.extract.columns import column_of
+from pipeline.extract.graphics import Rule
 from pipeline.extract.layout import PageLayout, is_prose, is_tabular
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line, split_line
@@ -204,7 +204,7 @@ def _ruled_row(line: Line, layout: PageLayout) -> bool:
 
 def _walled(line: Line, layout: PageLayout) -> bool:
     y = (line.top + line.bottom) / 2
-    beside = [r.x for r in layout.content.rules if not r.horizontal and r.top <= y <= r.bottom]
+    beside = [r.x for r in layout.content.drawing.rules if not r.horizontal and r.top <= y <= r.bottom]
     return any(x <= line.x0 + 1 for x in beside) and any(x >= line.x1 - 1 for x in beside)
 
 
@@ -346,14 +346,14 @@ def _aligned_with(line: Line, rows: list[Line]) -> bool:
 
 def _closes_box(rule: Item, layout: PageLayout) -> bool:
     """The rule is a box's bottom edge: vertical rules at both its ends stop on it."""
-    ends = [v.x for v in layout.content.rules if not v.horizontal and abs(v.bottom - rule.y) <= 3]
+    ends = [v.x for v in layout.content.drawing.rules if not v.horizontal and abs(v.bottom - rule.y) <= 3]
     return any(abs(x - rule.x0) <= 3 for x in ends) and any(abs(x - rule.x1) <= 3 for x in ends)
 
 
 def _closes_grid(rule: Item, layout: PageLayout) -> bool:
     """The rule is the bottom edge of a grid (open at the sides, PLOS): two or more of its column rules stop
     on it and none runs on (or starts again) right below it; what follows is the table's footnotes."""
-    verticals = [v for v in layout.content.rules if not v.horizontal and rule.x0 - 3 <= v.x <= rule.x1 + 3]
+    verticals = [v for v in layout.content.drawing.rules if not v.horizontal and rule.x0 - 3 <= v.x <= rule.x1 + 3]
     reach = rule.y + 3 * layout.body_size
     ends = sum(abs(v.bottom - rule.y) <= 3 for v in verticals)
     return ends >= 2 and not any(v.top < reach and v.bottom > rule.y + 3 for v in verticals)

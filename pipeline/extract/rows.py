@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.words import Line, Word, group_lines, split_line
 from pipeline.numbers import is_numeric
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import pairwise
 from statistics import median
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.grid import Column, Placed, place_segment
 from pipeline.extract.rows import Row
 from pipeline.extract.words import Line, Word, join_words

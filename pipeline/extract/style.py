@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.extract.chars import Rule
+from pipeline.extract.graphics import Rule
 from pipeline.extract.words import Word
 
 _SPREAD = "±([∓"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from pipeline.extract.chars import Char, PageContent, Rule
+from pipeline.extract.chars import Char, PageContent
+from pipeline.extract.graphics import Rule
 from pipeline.model import BBox, Table
 
 SIDEWAYS_SHARE = 0.5  # a page is turned when at least this share of its glyphs runs one way sideways
@@ -24,11 +25,10 @@ def turn_page(content: PageContent) -> PageContent:
         width=height,
         height=width,
         chars=[_turn_char(c, turn, width, height) for c in content.chars],
-        rules=_turn_boxes(content.rules, turn, width, height),
-        fills=_turn_boxes(content.fills, turn, width, height),
-        ticks=_turn_boxes(content.ticks, turn, width, height),
-        marks=_turn_boxes(content.marks, turn, width, height),
-        images=_turn_boxes(content.images, turn, width, height),
+        drawing=dataclasses.replace(
+            content.drawing,
+            **{name: _turn_boxes(boxes, turn, width, height) for name, boxes in content.drawing.boxes().items()},
+        ),
         turn=turn,
     )
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from pipeline.extract.chars import PageContent, Rule
-from pipeline.extract.graphics import merge_collinear
+from pipeline.extract.chars import PageContent
+from pipeline.extract.graphics import Rule, merge_collinear
 from pipeline.extract.layout import PageLayout, body_bounds, is_prose, is_tabular
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line
@@ -27,9 +27,9 @@ def _touch(h: Rule, v: Rule) -> bool:
 def _candidate_rules(content: PageContent, top: float, bottom: float) -> tuple[list[Rule], list[Rule]]:
     """Rules, and the edges of shaded boxes smaller than a quarter page, inside the body band."""
     page_area = content.width * content.height
-    fills = [f for f in content.fills if (f.x1 - f.x0) * (f.bottom - f.top) < 0.25 * page_area]
+    fills = [f for f in content.drawing.fills if (f.x1 - f.x0) * (f.bottom - f.top) < 0.25 * page_area]
     edges = merge_collinear([e for f in fills for e in _edges(f)])
-    return [r for r in content.rules if top <= r.y <= bottom], [e for e in edges if top <= e.y <= bottom]
+    return [r for r in content.drawing.rules if top <= r.y <= bottom], [e for e in edges if top <= e.y <= bottom]
 
 
 def may_hold_ruled_table(content: PageContent) -> bool:
