@@ -129,9 +129,12 @@ def _inside(x0: float, x1: float, span: tuple[float, float]) -> bool:
     return span[0] - 2 <= mid <= span[1] + 2 and x0 >= span[0] - 20 and x1 <= span[1] + 20
 
 
-def _side_items(layout: PageLayout, caption: Caption, span: tuple[float, float], below: bool) -> list[Item]:
+def _side_items(
+    layout: PageLayout, caption: Caption, span: tuple[float, float], below: bool, narrower: bool
+) -> list[Item]:
+    """The lines and rules on one side of the caption within the span (``narrower``: cut at the span, the
+    table being framed narrower than its column)."""
     caption_lines = {id(line) for line in caption.lines}
-    narrower = _framed_in_column(layout, caption, span)
     lines: list[Item] = [
         ln
         for ln in (_cut_at(line, span) if narrower else line for line in layout.column_lines)
@@ -228,7 +231,7 @@ def side_scores(layout: PageLayout, caption: Caption) -> tuple[float, float]:
     scores = []
     for below in (True, False):
         span = caption_span(layout, caption, below)
-        items = _side_items(layout, caption, span, below)
+        items = _side_items(layout, caption, span, below, _framed_in_column(layout, caption, span))
         scores.append(_side_score(items, caption, span[1] - span[0], layout, below))
     return scores[0], scores[1]
 
@@ -237,11 +240,12 @@ def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettin
     """The table on one side of ``caption``, walked until prose, a caption or a wide gap."""
     span = caption_span(layout, caption, below)
     width = span[1] - span[0]
-    items = _side_items(layout, caption, span, below)
+    framed = _framed_in_column(layout, caption, span)
+    items = _side_items(layout, caption, span, below, framed)
     walked = _walk(items, caption, width, layout, below, settings)
     accepted = _trim_beyond_rules(walked, below, layout)
     notes = []
-    if _framed_in_column(layout, caption, span):
+    if framed:
         notes.append("framed by its rules narrower than its column: text beside them is not the table's")
     if len(accepted) < len(walked) and isinstance(accepted[-1], Rule) and _closes_grid(accepted[-1], layout):
         notes.append("ends at its grid's closing rule: the lines under it are its footnotes")
