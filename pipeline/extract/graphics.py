@@ -153,40 +153,32 @@ def _compose(inner: Matrix, outer: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
+class _Out:
+    """An out-parameter of pdfium's: the addresses it writes to, and what it wrote read back as plain numbers
+    (through a memoryview: ctypes' item access costs more than the call)."""
+
+    def __init__(self, kind: type[Any], count: int, code: str) -> None:
+        self._buffer = (kind * count)()
+        base = ctypes.addressof(self._buffer)
+        self.at = tuple(base + k * ctypes.sizeof(kind) for k in range(count))
+        self.values = memoryview(self._buffer).cast("B").cast(code)
+
+
 class _Scratch:
-    """The out-parameters of pdfium's calls, made once per page walk (made per path, and read through ctypes'
-    item access, they cost more than the calls): each is read back as plain numbers through a memoryview."""
+    """The out-parameters of the page walk's calls, made once per walk rather than per path."""
 
     def __init__(self) -> None:
-        self.matrix = (ctypes.c_float * 6)()  # (FS_MATRIX: a b c d e f)
-        self.point = (ctypes.c_float * 2)()
-        self.width = (ctypes.c_float * 1)()
-        self.modes = (ctypes.c_int * 2)()
-        self.rgba = (ctypes.c_uint * 4)()
-        self.matrix_at, self.width_at = ctypes.addressof(self.matrix), ctypes.addressof(self.width)
-        self.point_at = _addresses(self.point, 2, ctypes.c_float)
-        self.modes_at = _addresses(self.modes, 2, ctypes.c_int)
-        self.rgba_at = _addresses(self.rgba, 4, ctypes.c_uint)
-        self.matrix_values, self.point_values = _values(self.matrix, "f"), _values(self.point, "f")
-        self.width_value, self.mode_values, self.rgba_values = (
-            _values(self.width, "f"),
-            _values(self.modes, "i"),
-            _values(self.rgba, "I"),
-        )
-
-
-def _addresses(buffer: ctypes.Array[Any], count: int, kind: type[Any]) -> tuple[int, ...]:
-    return tuple(ctypes.addressof(buffer) + k * ctypes.sizeof(kind) for k in range(count))
-
-
-def _values(buffer: ctypes.Array[Any], code: str) -> memoryview:
-    return memoryview(buffer).cast("B").cast(code)
+        self.matrix = _Out(ctypes.c_float, 6, "f")  # (FS_MATRIX: a b c d e f)
+        self.point = _Out(ctypes.c_float, 2, "f")
+        self.width = _Out(ctypes.c_float, 1, "f")
+        self.modes = _Out(ctypes.c_int, 2, "i")  # fill mode, stroked
+        self.rgba = _Out(ctypes.c_uint, 4, "I")
 
 
 def _matrix_of(obj: int, scratch: _Scratch) -> Matrix:
-    if not pdfium.object_matrix(obj, scratch.matrix_at):
+    if not pdfium.object_matrix(obj, scratch.matrix.at[0]):
         return _IDENTITY
-    a, b, c, d, e, f = scratch.matrix_values
+    a, b, c, d, e, f = scratch.matrix.values
     return (a, b, c, d, e, f)
 
 
@@ -282,23 +274,23 @@ def _shade(obj: int, fill: bool, scratch: _Scratch) -> int | None:
     """The colour the object paints with (0xRRGGBB, -1 when pdfium cannot say), None when it paints nothing
     a reader sees (transparent, or white on the page)."""
     getter = pdfium.fill_color if fill else pdfium.stroke_color
-    if not getter(obj, *scratch.rgba_at):
+    if not getter(obj, *scratch.rgba.at):
         return -1
-    r, g, b, a = scratch.rgba_values
+    r, g, b, a = scratch.rgba.values
     return (r << 16 | g << 8 | b) if a > 0 and min(r, g, b) < 250 else None
 
 
 def _pieces_of_path(obj: int, outer: Matrix, scratch: _Scratch) -> Iterator[Piece]:
-    pdfium.draw_mode(obj, *scratch.modes_at)
-    fill_mode, stroke = scratch.mode_values
+    pdfium.draw_mode(obj, *scratch.modes.at)
+    fill_mode, stroke = scratch.modes.values
     shade = _shade(obj, True, scratch) if fill_mode != 0 else None
     filled = shade is not None
     stroked = bool(stroke) and _shade(obj, False, scratch) is not None
     if not (filled or stroked):
         return
-    line_width = scratch.width_value[0] if stroked and pdfium.stroke_width(obj, scratch.width_at) else 0.0
+    line_width = scratch.width.values[0] if stroked and pdfium.stroke_width(obj, scratch.width.at[0]) else 0.0
     a, b, c, d, e, f = _compose(_matrix_of(obj, scratch), outer)
-    xy, (at_x, at_y) = scratch.point_values, scratch.point_at
+    xy, (at_x, at_y) = scratch.point.values, scratch.point.at
     segment, point_of = pdfium.path_segment, pdfium.segment_point
     type_of, closes = pdfium.segment_type, pdfium.segment_close
     moveto = pdfium_c.FPDF_SEGMENT_MOVETO
