@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import pairwise
 
 from pipeline.extract.chars import PageContent
@@ -12,6 +11,7 @@ from pipeline.extract.columns import cut_at_gutters, find_gutters
 from pipeline.extract.graphics import Rule
 from pipeline.extract.margins import drop_line_numbers
 from pipeline.extract.minipages import Band, cut_at_bands, find_bands
+from pipeline.extract.once import made_once
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.extract.words import Line, Word, build_words, group_lines
 
@@ -38,7 +38,7 @@ class PageLayout:
     def hrules(self) -> list[Rule]:
         return self.content.drawing.hrules
 
-    @cached_property
+    @made_once
     def spacing(self) -> float:
         """How far apart the page sets its lines, relative to single spacing: 2 on a double-spaced
         manuscript, whose gaps between rows and captions are twice as wide too."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import pairwise
 
 from pipeline.extract.chars import Char
+from pipeline.extract.once import made_once
 
 
 @dataclass(slots=True)
@@ -132,41 +132,41 @@ class Line:
 
     words: list[Word] = field(default_factory=list)
 
-    @cached_property
+    @made_once
     def x0(self) -> float:
         return min(w.x0 for w in self.words)
 
-    @cached_property
+    @made_once
     def x1(self) -> float:
         return max(w.x1 for w in self.words)
 
-    @cached_property
+    @made_once
     def top(self) -> float:
         return min(w.top for w in self.main_words)
 
-    @cached_property
+    @made_once
     def bottom(self) -> float:
         return max(w.bottom for w in self.main_words)
 
-    @cached_property
+    @made_once
     def size(self) -> float:
         return max(w.size for w in self.words)
 
-    @cached_property
+    @made_once
     def main_words(self) -> list[Word]:
         size = self.size
         return [w for w in self.words if w.size >= 0.8 * size] or self.words
 
-    @cached_property
+    @made_once
     def baseline(self) -> float:
         main = self.main_words
         return sum(w.baseline for w in main) / len(main)
 
-    @cached_property
+    @made_once
     def text(self) -> str:
         return join_words(self.words)
 
-    @cached_property
+    @made_once
     def pieces(self) -> list[Line]:
         """The line broken at gaps wider than an em (where it crosses a table, its cells): asked for by many
         tests of a line, so made once."""
