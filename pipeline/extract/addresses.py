@@ -24,6 +24,17 @@ def by_address(function: Any) -> Callable[..., Any]:
     return prototype(ctypes.cast(function, ctypes.c_void_p).value)
 
 
+class Out:
+    """An out-parameter: the addresses pdfium writes to, and what it wrote, read back as plain numbers (through a
+    memoryview: ctypes' item access costs more than the call). Make one per page walk, not per call."""
+
+    def __init__(self, kind: type[Any], count: int, code: str) -> None:
+        self._buffer = (kind * count)()
+        base = ctypes.addressof(self._buffer)
+        self.at = tuple(base + k * ctypes.sizeof(kind) for k in range(count))
+        self.values = memoryview(self._buffer).cast("B").cast(code)
+
+
 def address(handle: object) -> int:
     """The address of a pypdfium2 handle (``page.raw``, ``textpage.raw``)."""
     return ctypes.cast(handle, ctypes.c_void_p).value or 0

@@ -22,21 +22,20 @@ def clip_box(obj: int) -> Box | None:
     if not clip:
         return None
     xs, ys = [], []
-    xy = (ctypes.c_float * 2)()
-    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
+    point = pdfium.Out(ctypes.c_float, 2, "f")
     for p in range(pdfium.clip_count_paths(clip)):
         for k in range(pdfium.clip_count_segments(clip, p)):
-            pdfium.segment_point(pdfium.clip_segment(clip, p, k), at_x, at_y)
-            xs.append(xy[0])
-            ys.append(xy[1])
+            pdfium.segment_point(pdfium.clip_segment(clip, p, k), *point.at)
+            x, y = point.values
+            xs.append(x)
+            ys.append(y)
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
 def object_box(obj: int) -> Box | None:
     """The box around ``obj``, in the same coordinates as its clip box."""
-    box = (ctypes.c_float * 4)()
-    at = ctypes.addressof(box)
-    if not pdfium.object_bounds(obj, *(at + k * ctypes.sizeof(ctypes.c_float) for k in range(4))):
+    box = pdfium.Out(ctypes.c_float, 4, "f")
+    if not pdfium.object_bounds(obj, *box.at):
         return None
-    left, bottom, right, top = box
+    left, bottom, right, top = box.values
     return left, bottom, right, top

@@ -7,7 +7,6 @@ import ctypes
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from itertools import pairwise
-from typing import Any
 
 import pypdfium2.raw as pdfium_c
 from pypdfium2 import PdfPage
@@ -153,26 +152,15 @@ def _compose(inner: Matrix, outer: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-class _Out:
-    """An out-parameter of pdfium's: the addresses it writes to, and what it wrote read back as plain numbers
-    (through a memoryview: ctypes' item access costs more than the call)."""
-
-    def __init__(self, kind: type[Any], count: int, code: str) -> None:
-        self._buffer = (kind * count)()
-        base = ctypes.addressof(self._buffer)
-        self.at = tuple(base + k * ctypes.sizeof(kind) for k in range(count))
-        self.values = memoryview(self._buffer).cast("B").cast(code)
-
-
 class _Scratch:
     """The out-parameters of the page walk's calls, made once per walk rather than per path."""
 
     def __init__(self) -> None:
-        self.matrix = _Out(ctypes.c_float, 6, "f")  # (FS_MATRIX: a b c d e f)
-        self.point = _Out(ctypes.c_float, 2, "f")
-        self.width = _Out(ctypes.c_float, 1, "f")
-        self.modes = _Out(ctypes.c_int, 2, "i")  # fill mode, stroked
-        self.rgba = _Out(ctypes.c_uint, 4, "I")
+        self.matrix = pdfium.Out(ctypes.c_float, 6, "f")  # (FS_MATRIX: a b c d e f)
+        self.point = pdfium.Out(ctypes.c_float, 2, "f")
+        self.width = pdfium.Out(ctypes.c_float, 1, "f")
+        self.modes = pdfium.Out(ctypes.c_int, 2, "i")  # fill mode, stroked
+        self.rgba = pdfium.Out(ctypes.c_uint, 4, "I")
 
 
 def _matrix_of(obj: int, scratch: _Scratch) -> Matrix:

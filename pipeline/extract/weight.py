@@ -102,15 +102,15 @@ def _outline(font: int, text: str) -> Outline:
     path = pdfium.glyph_path(font, ord(text[0]), 1.0)
     if not path:
         return []
-    xy = (ctypes.c_float * 2)()
-    at_x, at_y = ctypes.addressof(xy), ctypes.addressof(xy) + ctypes.sizeof(ctypes.c_float)
+    point = pdfium.Out(ctypes.c_float, 2, "f")
     contours: Outline = []
     for i in range(pdfium.glyph_path_count(path)):
         segment = pdfium.glyph_path_segment(path, i)
-        pdfium.segment_point(segment, at_x, at_y)
+        pdfium.segment_point(segment, *point.at)
         if pdfium.segment_type(segment) == pdfium_c.FPDF_SEGMENT_MOVETO or not contours:
             contours.append([])
-        contours[-1].append((xy[0], xy[1]))
+        x, y = point.values
+        contours[-1].append((x, y))
     return [points for points in contours if len(points) > 2]
 
 
