@@ -18,7 +18,7 @@ from pipeline.extract.figures import (
     overlap,
 )
 from pipeline.extract.graphics import Rule
-from pipeline.extract.layout import PageLayout, fragments
+from pipeline.extract.layout import PageLayout
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line
 
@@ -78,7 +78,7 @@ def split_beside_figure(layout: PageLayout, region: Region) -> tuple[Region, Box
         for left in (True, False):
             lines = [Line(ws) for ln in region.lines if (ws := [w for w in ln.words if (w.center_x < x) == left])]
             words = sum(len(ln.words) for ln in lines)
-            if sum(len(fragments(ln)) > 1 for ln in lines) < 2 or (best is not None and words <= best[0]):
+            if sum(len(ln.pieces) > 1 for ln in lines) < 2 or (best is not None and words <= best[0]):
                 continue  # (a table has columns: a column of tick labels cut off its plot is none)
             top, bottom = region.top, region.bottom
             part = (region.x0, top, x, bottom) if left else (x, top, region.x1, bottom)

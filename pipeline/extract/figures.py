@@ -14,7 +14,7 @@ from statistics import median
 from pipeline.extract.chars import PageContent
 from pipeline.extract.clips import Box, intersection
 from pipeline.extract.graphics import Rule
-from pipeline.extract.layout import PageLayout, fragments
+from pipeline.extract.layout import PageLayout
 from pipeline.extract.words import Line, Word
 from pipeline.numbers import parse_number
 
@@ -120,22 +120,23 @@ def bars(layout: PageLayout, box: Box) -> str | None:
     far ends: a bar chart (a table's shading lies behind its words, and its cells' backgrounds abut)."""
     words = [(w.x0, w.top, w.x1, w.bottom) for w in layout.words_in(*_grown(box, 2 * layout.body_size))]
     fills = [f for f in layout.content.drawing.fills if overlap(bounds(f), box) > 0]  # (a bar reaches in from its base)
-    groups: dict[tuple[str, int], list[tuple[int, Rule]]] = {}
-    for k, f in enumerate(fills):
-        across = f.x1 - f.x0 > f.bottom - f.top  # a horizontal bar grows from its left end, an upright one up
-        groups.setdefault(("x0", round(f.x0)) if across else ("bottom", round(f.bottom)), []).append((k, f))
-    candidates = []  # groups clear of words, in the order of their first box (only groups of enough boxes are
-    for key, members in groups.items():  # worth testing box by box against every word)
-        clear = [(k, f) for k, f in members if not _behind_words(f, words)] if len(members) >= MIN_BARS else []
-        if clear:
-            candidates.append((clear[0][0], key, [f for _, f in clear]))
-    for _, (base, _), group in sorted(candidates, key=lambda c: c[0]):
+    sizes = Counter(_bar_base(f) for f in fills)  # (only a group of enough boxes is worth testing against words)
+    clear = [f for f in fills if sizes[_bar_base(f)] >= MIN_BARS and not _behind_words(f, words)]
+    groups: dict[tuple[str, int], list[Rule]] = {}
+    for f in clear:
+        groups.setdefault(_bar_base(f), []).append(f)
+    for (base, _), group in groups.items():
         free = [f for f in group if not any(g is not f and _touches_end(f, g, base == "x0") for g in fills)]
         thick = [f.bottom - f.top if base == "x0" else f.x1 - f.x0 for f in free]
         long = [f.x1 - f.x0 if base == "x0" else f.bottom - f.top for f in free]
         if len(free) >= MIN_BARS and max(thick) <= 1.15 * min(thick) and max(long) - min(long) > 1.5:
             return f"{len(free)} bars of one thickness from one baseline, of different lengths (a bar chart)"
     return None
+
+
+def _bar_base(f: Rule) -> tuple[str, int]:
+    """Where a bar grows from: a horizontal one from its left end, an upright one from its bottom."""
+    return ("x0", round(f.x0)) if f.x1 - f.x0 > f.bottom - f.top else ("bottom", round(f.bottom))
 
 
 def _behind_words(fill: Rule, words: list[Box]) -> bool:
@@ -162,12 +163,15 @@ def axis_ticks(layout: PageLayout, box: Box) -> str | None:
     ]
     upright = _Strokes.of([p for p in pieces if not p.horizontal], upright=True)
     flat = _Strokes.of([p for p in pieces if p.horizontal], upright=False)
-    if sum(_ticked(w, upright, True) or _ticked(w, flat, False) for w in words) < MIN_TICKED:
+    ticked_by = {
+        across: {id(w) for w in words if _ticked(w, upright if across else flat, across)} for across in (True, False)
+    }
+    if len(ticked_by[True] | ticked_by[False]) < MIN_TICKED:
         return None  # (too few labels with a tick to make an axis: no need to parse them, which is dear)
     numbers = [(w, float(n.value)) for w in words if (n := parse_number(w.text)) is not None]
     for across in (True, False):
         for run in _runs(numbers, across):
-            ticked = [w for w, _ in run if _ticked(w, upright if across else flat, across)]
+            ticked = [w for w, _ in run if id(w) in ticked_by[across]]
             if len(ticked) >= MIN_TICKED and len(ticked) >= 0.7 * len(run):
                 labels = " ".join(w.text for w, _ in run)
                 return f"axis ticks: {labels} evenly spaced, a tick at each"
@@ -247,7 +251,7 @@ def _ticked(w: Word, strokes: _Strokes, across: bool) -> bool:
 def scattered_labels(layout: PageLayout, box: Box) -> str | None:
     """Short labels of which few share a row with another and a column with another (a table's cells do)."""
     lines = [ln for ln in layout.column_lines if centred_in(Rule(ln.x0, ln.top, ln.x1, ln.bottom), box)]
-    pieces = [(n, p) for n, ln in enumerate(lines) for p in fragments(ln)]
+    pieces = [(n, p) for n, ln in enumerate(lines) for p in ln.pieces]
     short = [(n, p) for n, p in pieces if len(p.words) <= 4]
     if len(short) < MIN_LABELS or len(short) < 0.8 * len(pieces):
         return None

@@ -100,13 +100,9 @@ def body_bounds(content: PageContent) -> tuple[float, float]:
     return top, bottom
 
 
-def fragments(line: Line) -> list[Line]:
-    return line.pieces
-
-
 def is_prose(line: Line, span_width: float, body_size: float) -> bool:
     """A line of running text: one stretch of closely spaced words, most of the column wide."""
-    if len(fragments(line)) > 1 or len(line.words) < 4:
+    if len(line.pieces) > 1 or len(line.words) < 4:
         return False
     letters = sum(ch.isalpha() for ch in line.text)
     if letters < 0.6 * len(line.text.replace(" ", "")):
@@ -115,4 +111,4 @@ def is_prose(line: Line, span_width: float, body_size: float) -> bool:
 
 
 def is_tabular(line: Line) -> bool:
-    return len(fragments(line)) > 1
+    return len(line.pieces) > 1

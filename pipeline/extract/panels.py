@@ -11,7 +11,6 @@ from itertools import pairwise
 
 from pipeline.extract.captions import starts_panel
 from pipeline.extract.graphics import Rule
-from pipeline.extract.layout import fragments
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line
 
@@ -19,7 +18,7 @@ from pipeline.extract.words import Line
 def subcaptions(line: Line) -> list[Line]:
     """The sub-captions a line prints: one "(a) Bulk RNA expression", or several side by side ("(a) Core
     promoter      (b) Promoter detection"); none when any piece of the line is not one."""
-    pieces = fragments(line)
+    pieces = line.pieces
     if all(starts_panel(p.text) and len(p.words) <= 12 for p in pieces):
         return pieces
     return []
@@ -83,7 +82,7 @@ def _cut(
     def inside(a0: float, t: float, a1: float, b: float) -> bool:
         return top <= (t + b) / 2 <= bottom and x0 <= (a0 + a1) / 2 <= x1
 
-    pieces = [p for ln in lines for p in fragments(ln)]  # a line across side-by-side panels: its pieces
+    pieces = [p for ln in lines for p in ln.pieces]  # a line across side-by-side panels: its pieces
     mine = [p for p in pieces if inside(p.x0, p.top, p.x1, p.bottom)]
     rules = [r for r in region.rules if inside(r.x0, r.top, r.x1, r.bottom)]
     if not mine:

@@ -4,21 +4,21 @@ aligned columns, with numbers in them."""
 from __future__ import annotations
 
 from pipeline.extract.captions import is_figure_caption
-from pipeline.extract.layout import PageLayout, fragments, is_prose
+from pipeline.extract.layout import PageLayout, is_prose
 from pipeline.extract.regions import Region
 from pipeline.extract.words import Line
 from pipeline.numbers import looks_numeric
 
 
 def _numeric(line: Line) -> bool:
-    return any(looks_numeric(f.text) for f in fragments(line)[1:])
+    return any(looks_numeric(f.text) for f in line.pieces[1:])
 
 
 def _aligned(a: Line, b: Line) -> int:
     """How many of b's cell starts or ends line up with a's (within 3 pt)."""
-    edges_a = [(f.x0, f.x1) for f in fragments(a)]
+    edges_a = [(f.x0, f.x1) for f in a.pieces]
     hits = 0
-    for f in fragments(b):
+    for f in b.pieces:
         hits += any(abs(f.x0 - x0) < 3 or abs(f.x1 - x1) < 3 for x0, x1 in edges_a)
     return hits
 
@@ -41,7 +41,7 @@ def find_whitespace_regions(layout: PageLayout, taken: list[Region]) -> list[Reg
         if ln is not None and run and _extends(run, ln, layout):
             run.append(ln)
             continue
-        if len([r for r in run if len(fragments(r)) > 1]) >= 3 and sum(_numeric(r) for r in run) >= 2:
+        if len([r for r in run if len(r.pieces) > 1]) >= 3 and sum(_numeric(r) for r in run) >= 2:
             lines = _with_header(run, free, layout)
             regions.append(Region(min(r.x0 for r in lines), lines[0].top, max(r.x1 for r in lines), lines[-1].bottom))
             regions[-1].lines = lines
@@ -50,7 +50,7 @@ def find_whitespace_regions(layout: PageLayout, taken: list[Region]) -> list[Reg
 
 
 def _starts_run(ln: Line, layout: PageLayout) -> bool:
-    return len(fragments(ln)) > 1 and not _prose(ln, layout)
+    return len(ln.pieces) > 1 and not _prose(ln, layout)
 
 
 def _prose(ln: Line, layout: PageLayout) -> bool:
@@ -65,7 +65,7 @@ def _extends(run: list[Line], ln: Line, layout: PageLayout) -> bool:
         or ln.x0 > max(r.x1 for r in run)
     ):
         return False
-    if len(fragments(ln)) == 1:  # a label line inside the table (a group name, a wrapped stub)
+    if len(ln.pieces) == 1:  # a label line inside the table (a group name, a wrapped stub)
         return not _prose(ln, layout) and len(ln.words) <= 6
     return _aligned(last, ln) >= 1 or _aligned(run[0], ln) >= 1
 
