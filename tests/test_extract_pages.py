@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from papers import feature_papers
+from pypdfium2 import PdfDocument
 
 import pipeline.extract.pages as pages_module
 from pipeline.extract.chars import open_pdf
@@ -29,6 +31,17 @@ def papers(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return out
 
 
+def _recorded(doc: PdfDocument, reads: list[int]) -> Callable[[int], PageLayout | None]:
+    """The document's page reader, noting in ``reads`` each page it reads."""
+    settings = ExtractionSettings()
+
+    def read(i: int) -> PageLayout | None:
+        reads.append(i)
+        return _read(doc, i, settings, {})
+
+    return read
+
+
 def test_pages_read_again_give_the_tables_of_pages_held(papers: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     held = [extract_tables(pdf).to_dict() for pdf in papers]
     monkeypatch.setattr(pages_module, "HELD_ITEMS", 0)  # no page held: every later pass reads its page again
@@ -38,14 +51,9 @@ def test_pages_read_again_give_the_tables_of_pages_held(papers: list[Path], monk
 
 
 def test_pages_past_the_budget_are_read_again(papers: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = ExtractionSettings()
     doc = open_pdf(papers[1])  # the continued table: two pages with table cues
     reads: list[int] = []
-
-    def read(i: int) -> PageLayout | None:
-        reads.append(i)
-        return _read(doc, i, settings, {})
-
+    read = _recorded(doc, reads)
     monkeypatch.setattr(pages_module, "HELD_ITEMS", 0)
     pages = DocumentPages(read, len(doc))
     assert len(pages.indexes) >= 2 and reads == list(range(len(doc)))
@@ -60,15 +68,10 @@ def test_the_budget_counts_a_page_s_drawn_pieces_with_its_glyphs(
 ) -> None:
     """Strokes cost memory as glyphs do: counting glyphs only, pages of dense plots were all held (a 300-page
     PDF peaked at 216 MB, 141 with them counted)."""
-    settings = ExtractionSettings()
     doc = open_pdf(papers[1])
     reads: list[int] = []
-
-    def read(i: int) -> PageLayout | None:
-        reads.append(i)
-        return _read(doc, i, settings, {})
-
-    first = next(layout for i in range(len(doc)) if (layout := _read(doc, i, settings, {})) is not None)
+    read = _recorded(doc, reads)
+    first = next(layout for i in range(len(doc)) if (layout := read(i)) is not None)
     assert first.content.drawing.size > 0  # its rules
     monkeypatch.setattr(pages_module, "HELD_ITEMS", len(first.content.chars))  # room for its glyphs alone
     pages = DocumentPages(read, len(doc))
