@@ -116,10 +116,17 @@ class DaskExecutor:
         distributed = import_extra("distributed", "dask", "--executor dask")
         import dask  # installed with distributed
 
+        # Dask keeps the last 1,000 messages of each connection for debugging, and every job message carries
+        # the bytes of a paper: the client (and the scheduler it holds) grew with the number of jobs.
+        settings: dict[str, object] = {"distributed.admin.low-level-log-length": 0}
+        if not self.scheduler:
+            # What a job does comes back as its result, a lost worker as ClusterError; the local workers' own log
+            # lines are cluster internals, and on shutdown a heartbeat racing its worker's close logs a traceback.
+            # ``silence_logs`` is undone while a worker closes, so the level is set in the environment distributed
+            # reads on import in each worker process.
+            settings["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "critical"
         try:
-            # Dask keeps the last 1,000 messages of each connection for debugging, and every job message carries
-            # the bytes of a paper: the client (and the scheduler it holds) grew with the number of jobs.
-            with dask.config.set({"distributed.admin.low-level-log-length": 0}):
+            with dask.config.set(settings):
                 if self.scheduler:
                     return distributed.Client(self.scheduler, timeout="10s")
                 cluster = distributed.LocalCluster(
@@ -127,7 +134,7 @@ class DaskExecutor:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
-                    silence_logs=logging.ERROR,
+                    silence_logs=logging.CRITICAL,
                 )
                 return distributed.Client(cluster)
         except OSError as exc:
