@@ -134,6 +134,9 @@ class DaskExecutor:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    # the scheduler serves HTTP (health, metrics) even without a dashboard, by default on port
+                    # 8787 of every interface, warning when a second run finds it taken
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.CRITICAL,
                 )
                 return distributed.Client(cluster)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import closing, suppress
 from pathlib import Path
 
 import pytest
@@ -82,7 +83,8 @@ def test_a_worker_lost_mid_job_is_retried_and_leaves_no_partial_file(
 ) -> None:
     monkeypatch.setenv("LITAUDIT_TEST_MARKER", str(tmp_path / "died"))
     add_source_file(workspace, "local:a", "hello")
-    results = list(run_detached(workspace, DaskExecutor(1), [Job(FLAKY, "local:a", settings)]))
+    with closing(DaskExecutor(1)) as executor:
+        results = list(run_detached(workspace, executor, [Job(FLAKY, "local:a", settings)]))
     assert [(r.status, r.exit_code) for r in results] == [("done", 0)]
     assert (tmp_path / "died").read_text() == "died once"  # the first worker really died
     assert (workspace.extracted_dir("local:a") / "copy.txt").read_text() == "HELLO"
@@ -205,12 +207,17 @@ executor.close()
 """
 
 
-def test_local_workers_log_nothing_a_user_would_read_as_a_failure() -> None:
+def test_a_local_cluster_prints_nothing_a_user_would_read_as_a_failure() -> None:
     """On Ctrl-C a worker's heartbeat could race its own close and log "Failed to communicate with scheduler"
     with a traceback, after ``silence_logs`` had been undone by that close (1 run in 8 under load). What a job
     does comes back as its result and a lost worker as ClusterError, so the local workers are quiet from the
-    start. In a process of its own, like the test above."""
-    done = subprocess.run([sys.executable, "-c", QUIET_WORKERS], capture_output=True, text=True, timeout=120)
+    start. And a second run on the machine (port 8787 taken) warned that "Perhaps you already have a cluster
+    running?". In a process of its own, like the test above."""
+    with socket.socket() as taken:
+        with suppress(OSError):  # taken already by something else: as good
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        done = subprocess.run([sys.executable, "-c", QUIET_WORKERS], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == [str(logging.CRITICAL)]
     assert done.stderr == ""
