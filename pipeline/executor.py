@@ -135,7 +135,7 @@ class DaskExecutor:
                     processes=True,
                     dashboard_address=None,
                     # the scheduler serves HTTP (health, metrics) even without a dashboard, by default on port
-                    # 8787 of every interface, warning when a second run finds it taken
+                    # 8787, and warned when a second run on the machine found it taken
                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.CRITICAL,
                 )
