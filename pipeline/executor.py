@@ -55,6 +55,13 @@ def _leave_signals_to_the_parent() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def dask_setup(worker: object) -> None:
+    """Run by each worker of a local Dask cluster as it starts (``distributed``'s preload hook, which calls
+    ``dask_setup`` of the modules named): a terminal's Ctrl-C reaches every process of the run, and each
+    worker printed a KeyboardInterrupt traceback of its own while the parent stopped the cluster."""
+    _leave_signals_to_the_parent()
+
+
 class ProcessExecutor:
     """Local worker processes; ``jobs`` of them.
 
@@ -138,6 +145,7 @@ class DaskExecutor:
                     # 8787, and warned when a second run on the machine found it taken
                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.CRITICAL,
+                    preload=[__name__],  # dask_setup above
                 )
                 return distributed.Client(cluster)
         except OSError as exc:

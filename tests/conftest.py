@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -63,6 +65,15 @@ DEMO_SID = "local:demo"
 def litaudit(root: Path, *args: str, env: dict[str, str] | None = None) -> Result:
     """``litaudit --root ROOT ARGS...`` in-process, with the fast network settings."""
     return CliRunner().invoke(main, ["--root", str(root), *args], env={**FAST_ENV, **(env or {})})
+
+
+def interrupt(process: subprocess.Popen[str], signum: int, group: bool) -> None:
+    """Signal a ``litaudit`` started in a session of its own: its main process alone (``kill PID``, which
+    must stop its workers itself), or, as a terminal's Ctrl-C does, every process of its group."""
+    if group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
 
 
 @pytest.fixture(scope="module")

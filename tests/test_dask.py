@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import FAST_ENV
+from conftest import FAST_ENV, interrupt
 from stage_doubles import add_source_file
 
 from pipeline.cli import main
@@ -142,20 +142,28 @@ def test_a_run_on_a_started_scheduler_and_worker_writes_what_a_serial_run_writes
 
 
 @pytest.mark.slow
-def test_ctrl_c_cancels_the_cluster_s_jobs_exits_130_and_a_rerun_resumes(fetched: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("group", [False, True], ids=["to-the-client", "in-a-terminal"])
+def test_ctrl_c_cancels_the_cluster_s_jobs_exits_130_and_a_rerun_resumes(
+    fetched: Path, tmp_path: Path, group: bool
+) -> None:
     root = Path(shutil.copytree(fetched, tmp_path / "ws"))
     pdf = root / "sources" / "local_demo" / "source.pdf"
     for name in "abcd":
         assert litaudit(root, "fetch", "--file", str(pdf), "--id", f"local:{name}").exit_code == 0
     command = [sys.executable, "-m", "pipeline", "--root", str(root), "run", "--executor", "dask", "--jobs", "2"]
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **FAST_ENV}
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **FAST_ENV},
+        start_new_session=True,
     )
     for _ in range(1200):  # the cluster is up and jobs are in flight once the first extraction is written
         if list(root.glob("extracted/*/tables.json")) or process.poll() is not None:
             break
         time.sleep(0.1)
-    process.send_signal(signal.SIGINT)
+    interrupt(process, signal.SIGINT, group)  # in a terminal every worker gets it too: each printed a traceback
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr
     assert stderr.endswith("litaudit: error: interrupted; stored files are intact, re-run to resume\n")

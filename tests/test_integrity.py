@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from arxiv_server import FakeArxiv, atom_feed, reply
-from conftest import FAST_ENV, litaudit
+from conftest import FAST_ENV, interrupt, litaudit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
@@ -214,9 +214,13 @@ def test_flipping_any_byte_of_any_output_is_noticed(demo_root: Path, data: st.Da
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+@pytest.mark.parametrize(
+    ("signum", "group"),
+    [(signal.SIGINT, False), (signal.SIGTERM, False), (signal.SIGINT, True)],
+    ids=["ctrl-c", "kill", "ctrl-c-in-a-terminal"],
+)
 def test_an_interrupt_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_resumes(
-    root: Path, signum: signal.Signals
+    root: Path, signum: signal.Signals, group: bool
 ) -> None:
     pdf = root / "sources" / FOLDER / "source.pdf"
     names = "abcdefgh"
@@ -224,13 +228,15 @@ def test_an_interrupt_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_
         assert litaudit(root, "fetch", "--file", str(pdf), "--id", f"local:{name}").exit_code == 0
     command = [sys.executable, "-m", "pipeline", "--root", str(root), "run", "--force", "--jobs", "2"]
     env = {**os.environ, **FAST_ENV}
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+    )
     for _ in range(600):  # inside the run: the first new source's extraction is written, most work is to come
         if list(root.glob(f"extracted/local_[{names}]/tables.json")) or process.poll() is not None:
             break
         time.sleep(0.05)
     started = time.monotonic()
-    process.send_signal(signum)  # to the main process alone: it must stop its workers itself
+    interrupt(process, signum, group)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130
     assert time.monotonic() - started < 3
