@@ -245,3 +245,25 @@ def test_an_interrupt_with_two_jobs_stops_at_once_without_traceback_and_a_rerun_
     assert not [p for p in root.rglob(".*") if p.name.endswith((".tmp", ".part"))]
     for sid in [*(f"local:{name}" for name in names), SID]:
         assert set(states(root, sid).values()) == {"done"}, sid
+
+
+MARKED = """
+import pipeline.cli  # its imports made first: a later string exec would clear the mark
+
+try:
+    exec("raise KeyboardInterrupt")  # as Ctrl-C does when it lands while a dataclass is being made
+except KeyboardInterrupt:
+    pass
+import runpy
+runpy.run_module("pipeline", run_name="__main__")
+"""
+
+
+def test_python_m_pipeline_exits_with_its_code_after_a_keyboard_interrupt_was_caught(tmp_path: Path) -> None:
+    """CPython marks a KeyboardInterrupt that ends a string exec as unhandled, caught or not, and `python -m`
+    then exits by SIGINT: the Dask Ctrl-C test saw -2 for the 130 it printed (1 run in 10)."""
+    (tmp_path / "marked.py").write_text(MARKED)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    done = subprocess.run([sys.executable, "-m", "marked", "--version"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("litaudit, version")
