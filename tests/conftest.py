@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -67,9 +68,22 @@ def litaudit(root: Path, *args: str, env: dict[str, str] | None = None) -> Resul
     return CliRunner().invoke(main, ["--root", str(root), *args], env={**FAST_ENV, **(env or {})})
 
 
+def start_litaudit(root: Path, *args: str) -> subprocess.Popen[str]:
+    """``python -m pipeline --root ROOT ARGS...`` in a session of its own (its own process group, so that
+    ``interrupt`` can signal the group as a terminal would), with the fast network settings."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "--root", str(root), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **FAST_ENV},
+        start_new_session=True,
+    )
+
+
 def interrupt(process: subprocess.Popen[str], signum: int, group: bool) -> None:
-    """Signal a ``litaudit`` started in a session of its own: its main process alone (``kill PID``, which
-    must stop its workers itself), or, as a terminal's Ctrl-C does, every process of its group."""
+    """Signal a ``litaudit`` from ``start_litaudit``: its main process alone (``kill PID``, which must stop
+    its workers itself), or, as a terminal's Ctrl-C does, every process of its group."""
     if group:
         os.killpg(process.pid, signum)
     else:

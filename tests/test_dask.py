@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import shutil
 import signal
 import socket
@@ -18,11 +17,9 @@ from contextlib import closing, suppress
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-from conftest import FAST_ENV, interrupt
+from conftest import interrupt, litaudit, start_litaudit
 from stage_doubles import add_source_file
 
-from pipeline.cli import main
 from pipeline.executor import DaskExecutor
 from pipeline.remote import run_detached
 from pipeline.runner import Job
@@ -32,10 +29,6 @@ from pipeline.state import source_status, stage_state
 from pipeline.store import Workspace
 
 pytest.importorskip("distributed")  # the dask extra (in dev)
-
-
-def litaudit(root: Path, *args: str) -> Result:
-    return CliRunner().invoke(main, ["--root", str(root), *args], env=FAST_ENV)
 
 
 def digests(root: Path) -> dict[str, str]:
@@ -150,15 +143,7 @@ def test_ctrl_c_cancels_the_cluster_s_jobs_exits_130_and_a_rerun_resumes(
     pdf = root / "sources" / "local_demo" / "source.pdf"
     for name in "abcd":
         assert litaudit(root, "fetch", "--file", str(pdf), "--id", f"local:{name}").exit_code == 0
-    command = [sys.executable, "-m", "pipeline", "--root", str(root), "run", "--executor", "dask", "--jobs", "2"]
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **FAST_ENV},
-        start_new_session=True,
-    )
+    process = start_litaudit(root, "run", "--executor", "dask", "--jobs", "2")
     for _ in range(1200):  # the cluster is up and jobs are in flight once the first extraction is written
         if list(root.glob("extracted/*/tables.json")) or process.poll() is not None:
             break
