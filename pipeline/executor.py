@@ -125,15 +125,15 @@ class DaskExecutor:
 
         # Dask keeps the last 1,000 messages of each connection for debugging, and every job message carries
         # the bytes of a paper: the client (and the scheduler it holds) grew with the number of jobs.
-        settings: dict[str, object] = {"distributed.admin.low-level-log-length": 0}
+        config: dict[str, object] = {"distributed.admin.low-level-log-length": 0}
         if not self.scheduler:
             # What a job does comes back as its result, a lost worker as ClusterError; the local workers' own log
             # lines are cluster internals, and on shutdown a heartbeat racing its worker's close logs a traceback.
             # ``silence_logs`` is undone while a worker closes, so the level is set in the environment distributed
             # reads on import in each worker process.
-            settings["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "critical"
+            config["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "critical"
         try:
-            with dask.config.set(settings):
+            with dask.config.set(config):
                 if self.scheduler:
                     return distributed.Client(self.scheduler, timeout="10s")
                 cluster = distributed.LocalCluster(

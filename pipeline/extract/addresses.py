@@ -26,7 +26,8 @@ def by_address(function: Any) -> Callable[..., Any]:
 
 class Out:
     """An out-parameter: the addresses pdfium writes to, and what it wrote, read back as plain numbers (through a
-    memoryview: ctypes' item access costs more than the call). Make one per page walk, not per call."""
+    memoryview: ctypes' item access costs more than the call). Where the calls are many (the page walk), make
+    one and reuse it."""
 
     def __init__(self, kind: type[Any], count: int, code: str) -> None:
         self._buffer = (kind * count)()
