@@ -7,17 +7,9 @@ from typing import Any
 
 from pipeline.audit.checks.base import Check, Issue, settle
 from pipeline.audit.context import AuditInput, table_key_of
-from pipeline.audit.tableview import TableView, view_table
-from pipeline.model import Finding, Table, where_printed
+from pipeline.model import Finding, where_printed
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "needs-check": 2, "info": 3}
-
-
-def _view_of(inp: AuditInput, table: Table) -> TableView:
-    for view in inp.views:
-        if view.table is table:
-            return view
-    return view_table(table)
 
 
 def evidence_confidence(inp: AuditInput, issue: Issue) -> float | None:
@@ -34,13 +26,13 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
     settled = settle(severity, issue.certainty, check.reason_for(issue, severity), confidence, inp.settings)
     locators, readable = [], []
     if issue.table is not None:
-        view = _view_of(inp, issue.table)
+        view = inp.view_of(issue.table)
         for row, col in issue.cells:
             locator = view.locator(row, col, inp.source_sha256)
             locators.append(locator.id)
             readable.append(locator.readable)
     for table, (row, col) in issue.elsewhere:
-        locator = _view_of(inp, table).locator(row, col, inp.source_sha256)
+        locator = inp.view_of(table).locator(row, col, inp.source_sha256)
         locators.append(locator.id)
         readable.append(locator.readable)
     details: dict[str, Any] = dict(issue.details)

@@ -31,7 +31,6 @@ from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
 from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric
 from pipeline.audit.tableview import Pos, TableView
-from pipeline.audit.text import cited_tables, table_key
 from pipeline.numbers import PrintedNumber
 
 BOLD_MEANS_BEST = re.compile(
@@ -83,13 +82,9 @@ def check_bold(inp: AuditInput) -> list[Issue]:
 def bold_statements(inp: AuditInput, view: TableView) -> list[str]:
     """What the paper says about this table's bold: its caption, the sentences citing it, and the sentences on
     its pages that speak of bold without citing another table (its footnotes, which journals print as text)."""
-    texts = [view.table.caption]
-    if inp.text is not None:
-        key, pages = table_key(view.table.label), {view.table.page, *view.table.continued_pages}
-        for sentence in inp.text.sentences:
-            cited = cited_tables(sentence.text)
-            if (key is not None and key in cited) or (sentence.page in pages and not cited):
-                texts.append(sentence.text)
+    texts = [view.table.caption, *(s.text for s in inp.citing(view.table))]
+    for page in dict.fromkeys([view.table.page, *view.table.continued_pages]):
+        texts += [s.text for s in inp.uncited_on(page)]
     return [t for t in texts if _BOLD.search(t)]
 
 
