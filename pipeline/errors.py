@@ -1,7 +1,7 @@
 """One small exception class per failure mode; each knows its exit code.
 
-Exit codes are part of the command-line contract: 0 success, 1 the work found problems,
-2 bad usage or bad input, 3 internal error (a bug), 130 interrupted.
+Exit codes are part of the command-line contract: 0 success, 1 the work found problems (for ``status``:
+not every stage is done), 2 bad usage or bad input, 3 internal error (a bug), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import traceback
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
+EXIT_NOT_DONE = EXIT_PROBLEMS  # litaudit status: a stage of a listed source is not done
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130

@@ -10,7 +10,7 @@ from pipeline.cli import COMMANDS
 def test_status_on_an_empty_workspace(invoke) -> None:
     result = invoke("status", "--json")
     assert result.exit_code == 0
-    assert json_out(result) == {"ok": True, "sources": [], "broken": []}
+    assert json_out(result) == {"ok": True, "all_done": True, "exit_code": 0, "sources": [], "broken": []}
 
 
 def test_stage_command_on_unknown_source_is_exit_2_one_line(invoke) -> None:
