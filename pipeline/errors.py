@@ -83,6 +83,12 @@ class MissingExtraError(BadInputError):
     """A feature needs an optional dependency group (a pip extra) that is not installed."""
 
 
+OUT_OF_MEMORY = (
+    "out of memory; what was stored is intact: re-run with fewer sources at once (--jobs 1), on a machine with "
+    "more memory, or with the source split into parts"
+)
+
+
 def internal_error_line(exc: BaseException) -> str:
     """One line for a bug; with LITAUDIT_DEBUG set, its traceback goes to stderr first."""
     if os.environ.get("LITAUDIT_DEBUG"):

@@ -13,6 +13,7 @@ from conftest import litaudit
 
 from pipeline.audit.context import AuditInput, TableIndex, nearest, table_key_of
 from pipeline.audit.text import PaperText, Sentence
+from pipeline.errors import OUT_OF_MEMORY
 from pipeline.fixtures import write_demo_paper
 from pipeline.model import Locator, Table
 
@@ -138,3 +139,16 @@ def test_nearest_prefers_the_earlier_of_two_as_near() -> None:
     assert nearest([2, 6], 4, lambda p: p) == 2
     assert nearest([2, 6], 5, lambda p: p) == 6
     assert nearest([], 5, lambda p: p) is None
+
+
+def test_running_out_of_memory_is_one_line_that_says_what_to_do(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.audit.stage as audit_stage
+
+    def exhausted(*args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(audit_stage, "run", exhausted)
+    result = litaudit(root, "audit", "--force")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"litaudit: error: audit local:demo: {OUT_OF_MEMORY}"]
+    assert "--jobs 1" in OUT_OF_MEMORY and (root / "audits" / "local_demo" / "report.md").is_file()
