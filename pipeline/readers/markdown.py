@@ -11,6 +11,7 @@ from markdown_it.token import Token
 
 from pipeline.readers.assemble import Reading, TextCell, TextTable
 from pipeline.readers.files import read_text
+from pipeline.readers.limits import MAX_TEXT_BYTES
 
 _PIPE = re.compile(r"(?<!\\)\|")
 
@@ -82,9 +83,9 @@ def _table(tokens: list[Token], start: int, lines: list[str], artifact: str, cap
     return TextTable(cells, caption, where, header_rows=1, notes=notes), i + 1
 
 
-def read_markdown(path: Path, artifact: str) -> Reading:
+def read_markdown(path: Path, artifact: str, limit: int = MAX_TEXT_BYTES) -> Reading:
     """Every GFM table of the file, and its paragraphs and list items as prose."""
-    text = read_text(path)
+    text = read_text(path, limit)
     lines = text.splitlines()
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
     reading = Reading()
