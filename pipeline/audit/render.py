@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from pipeline.audit.settings import AuditSettings
 from pipeline.model import BBox, Table
+from pipeline.progress import steps
 
 PAGE_COLOURS = 16  # the palette of the rendered page, before the outlines are drawn
 COLOURS = {"error": (204, 0, 0), "warning": (230, 126, 0), "needs-check": (120, 90, 160), "info": (30, 100, 200)}
@@ -34,7 +35,7 @@ def render_tables(
     except (pdfium.PdfiumError, OSError):
         return images
     try:
-        for table in tables:
+        for table in steps(tables, len(tables), "tables"):
             if not any(table.bbox) or not 1 <= table.page <= len(document):
                 continue
             images[table.index] = _render(document[table.page - 1], table.bbox, marks.get(table.index, []), settings)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pipeline.errors import BadInputError, ExtractionError, LitauditError
 from pipeline.model import Source, Table
+from pipeline.progress import steps
 from pipeline.readers.assemble import Reading, to_table
 from pipeline.readers.html import read_html
 from pipeline.readers.latex import read_latex
@@ -68,5 +69,6 @@ def read_artifact(kind: str, path: Path, source_sha: str, limit: int = MAX_TEXT_
     except Exception as exc:  # a source that breaks a parser: one line naming it, as for a PDF
         raise ExtractionError(f"{path}: cannot read the {kind} source ({type(exc).__name__}: {exc})") from None
     written = [found for found in reading.tables if any(c.text for c in found.cells)]  # an empty one is no table
-    tables = [to_table(found, k, source_sha, path.name, reader.engine) for k, found in enumerate(written)]
+    numbered = steps(enumerate(written), len(written), "tables")
+    tables = [to_table(found, k, source_sha, path.name, reader.engine) for k, found in numbered]
     return tables, reading
