@@ -17,6 +17,7 @@ from pipeline.extract.figure_cuts import cut_before_figure, split_beside_figure
 from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, figure_reasons, overlap
 from pipeline.extract.lattice import is_lattice, lattice_grid
 from pipeline.extract.layout import PageLayout, arrange_page
+from pipeline.extract.ocr import image_region, read_image_tables
 from pipeline.extract.outlines import outline_region
 from pipeline.extract.pages import DocumentPages, Page
 from pipeline.extract.panels import split_panels
@@ -56,6 +57,7 @@ def extract_tables(
         strokes: StrokeCache = {}
         pages = DocumentPages(lambda i: _read(doc, i, settings, strokes), min(total, settings.max_pages))
         tables, figures = find_tables(pages, str(source["sha256"]), settings)
+        tables = read_image_tables(doc, tables, str(source["sha256"]))
     finally:
         doc.close()
     tables = merge_continuations(tables)
@@ -153,7 +155,11 @@ def page_regions(
     layout = page.layout
     options = [_options(layout, caption, score, settings) for caption, score in zip(page.captions, scores, strict=True)]
     chosen = settle_page(options, preferred, scores)
-    drawn = [outline_region(layout, c) for c, region in zip(page.captions, chosen, strict=True) if region is None]
+    drawn = [
+        outline_region(layout, c) or image_region(layout, c)
+        for c, region in zip(page.captions, chosen, strict=True)
+        if region is None
+    ]
     regions = [_short_of_figure(layout, region) for region in [*chosen, *drawn] if region is not None]
     figures: list[Figure] = []
     if settings.find_uncaptioned:
@@ -295,7 +301,7 @@ def _without_text(layout: PageLayout, region: Region, caption: Caption, index: i
         stub_cols=0,
         engine=ENGINE,
         caption_position=region.caption_position,
-        notes=["no text layer: the table's glyphs are drawn as outlines, so no cell can be read"],
+        notes=region.notes or ["no text layer: the table's glyphs are drawn as outlines, so no cell can be read"],
     )
     return to_page_frame(table, layout.content)
 
