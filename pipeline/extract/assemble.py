@@ -44,14 +44,19 @@ def _names_a_row(text: str) -> bool:
     return bool(number.suffix) if number is not None else not is_numeric(text)
 
 
+RAGGED_FLOOR = 0.75  # a grid none of whose rows fill the modal number of cells; blank cells and group rows are common
+
+
 def confidence(grid: Grid) -> float:
-    """Share of body rows that fill the modal number of cells: low for a grid that came out ragged."""
+    """Lowered by the share of body rows that do not fill the modal number of cells, but gently: sparse columns,
+    group rows and spans make correct grids ragged too; the doubts (doubts.py) tell a misread grid apart."""
     counts = Counter(sum(1 for p in grid.placed if p.row == r) for r in range(grid.header_rows, grid.n_rows))
     body = sum(counts.values())
     if not body or grid.n_cols < 2:
         return 0.2
     modal, n = counts.most_common(1)[0]
-    return round(min(1.0, n / body) * (1.0 if modal >= 2 else 0.5), 3)
+    regular = RAGGED_FLOOR + (1 - RAGGED_FLOOR) * min(1.0, n / body)
+    return round(regular * (1.0 if modal >= 2 else 0.5), 3)
 
 
 def to_table(

@@ -13,6 +13,7 @@ from pipeline.extract.assemble import to_table
 from pipeline.extract.captions import Caption, bare_caption_label, is_figure_caption
 from pipeline.extract.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.continued import merge_continuations
+from pipeline.extract.doubts import Evidence, apply_doubts, grid_doubts, unplaced_labels
 from pipeline.extract.figure_cuts import cut_before_figure, split_beside_figure
 from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, figure_reasons, overlap
 from pipeline.extract.lattice import is_lattice, lattice_grid
@@ -122,11 +123,15 @@ def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) ->
         mine = scores.get(i, [])
         regions, set_apart = page_regions(page, mine, [next(preferred) for _ in mine], settings)
         figures += set_apart
+        placed = []
         for region in regions:
             for panel in split_panels(region):
                 table = table_from_region(page.layout, panel, len(tables), sha, settings)
                 if table is not None:
                     tables.append(_doubted(table, page.layout, panel))
+                    placed.append((table, panel))
+        for table, doubt in unplaced_labels(page.captions, placed):
+            apply_doubts(table, [doubt])
         pages.release(i)
     return tables, figures
 
@@ -284,6 +289,7 @@ def table_from_region(
     if grid is None or (region.caption is None and not plausible(grid, engine == LATTICE)):
         return None
     table = to_table(grid, region, layout.number, index, sha, [r for r in rules if r.horizontal], engine)
+    table = apply_doubts(table, grid_doubts(Evidence(grid, region, layout, table.stub_cols)))
     return to_page_frame(table, layout.content)
 
 
