@@ -34,8 +34,8 @@ from typing import Any
 
 import testpapers  # noqa: F401  (puts tests/ on the path for the typeset test papers)
 
-from pipeline.extract.continued import page_parts
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.continued import page_parts
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import PaperTruth, demo_truth, render_paper, write_demo_paper
 from pipeline.fixtures.spec import TableTruth
 

@@ -28,7 +28,7 @@ import testpapers  # noqa: F401  (puts tests/ on sys.path for ``papers``)
 from papers.features import feature_papers
 from papers.sources import paper_tarball, table_html, table_latex, table_markdown
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import render_paper
 from pipeline.fixtures.spec import TableSpec, truth_text
 from pipeline.model import Table
