@@ -22,7 +22,8 @@ MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies 
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
-FOOT_REACH = 1.5  # a region ending within this many body lines of the foot of the text area ends there
+FOOT_REACH = 1.5  # a region starting within this many body lines of the head of the text area starts there
+FOOT_SHARE = 0.8  # the foot of the text area lies in the bottom fifth of the page
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
 
@@ -59,13 +60,6 @@ def _lines(words: list[Word]) -> list[list[Word]]:
 
 def _text(line: list[Word]) -> str:
     return join_words(line)
-
-
-def empty_column(ev: Evidence) -> str | None:
-    """A printed table has no column without text: an empty one means the columns were set in the wrong places."""
-    filled = ev.grid.filled_grid()
-    empty = [c for c in range(ev.grid.n_cols) if not any(row[c].strip() for row in filled)]
-    return f"column {empty[0] + 1} holds no text in any row: its columns may be misplaced" if empty else None
 
 
 def rows_of_lines(ev: Evidence) -> str | None:
@@ -140,10 +134,15 @@ def two_numbers(ev: Evidence) -> str | None:
 
 
 def cut_at_foot(ev: Evidence) -> str | None:
-    """A table that ends at the foot of the text area (the page bottom, or the bottom of a column) with no rule
-    closing it may run on overleaf or in the next column."""
+    """A table that ends at the foot of the text area (the page bottom, or the bottom of a column: nothing printed
+    under it in its column, low on the page) with no rule closing it may run on overleaf or in the next column."""
     region, layout = ev.region, ev.layout
-    if layout.body_bottom - region.bottom > FOOT_REACH * 1.2 * layout.body_size:
+    below = [
+        ln
+        for ln in layout.column_lines
+        if region.bottom + 1 < ln.top and ln.bottom <= layout.body_bottom and ln.x0 < region.x1 and region.x0 < ln.x1
+    ]
+    if below or region.bottom < FOOT_SHARE * layout.content.height:
         return None
     width = region.x1 - region.x0
     closing = [
@@ -165,7 +164,6 @@ def no_caption_at_head(ev: Evidence) -> str | None:
 
 
 SIGNALS: dict[str, tuple[float, Signal]] = {
-    "empty column": (0.7, empty_column),
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
     "stub new line": (0.75, stub_new_line),
