@@ -74,7 +74,7 @@ def count_lines(view: TableView, col: int) -> list[Line]:
     lines = []
     for row in range(view.table.header_rows, view.table.n_rows):
         number = view.numbers.get((row, col))
-        if number is None or row in totals.n_rows or _NOT_A_SHARE.search(_stub(view, row)):
+        if number is None or row in totals.n_rows or _NOT_A_SHARE.search(stub_label(view, row)):
             continue  # "58 (9)" on "Age, mean (SD)" is a value and its spread
         if _may_be_count(number) and (says or _SAYS_SHARE.search(_row_context(view, row))):
             number = parse_number(view.text(row, col), counts=True) or number  # "41 (34.2)", the caption says n (%)
@@ -102,7 +102,7 @@ class StatedTotals:
 
 
 def stated_totals(view: TableView, col: int) -> StatedTotals:
-    n_rows = {r: (n, f"the row '{_stub(view, r)}' (row {r}) gives the total {n} for the rows below it")
+    n_rows = {r: (n, f"the row '{stub_label(view, r)}' (row {r}) gives the total {n} for the rows below it")
               for r in range(view.table.header_rows, view.table.n_rows)
               if (n := _n_row_total(view, r, col)) is not None}  # fmt: skip
     return StatedTotals(_header_total(view, col) or (None if n_rows else _caption_total(view)), n_rows)
@@ -133,11 +133,11 @@ def _caption_total(view: TableView) -> tuple[int, str] | None:
 def _n_row_total(view: TableView, row: int, col: int) -> int | None:
     number = view.numbers.get((row, col))
     if number is not None and not number.decimals and number.share is None and number.value > 0:
-        return int(number.value) if _N_ROW.search(fold_label(_stub(view, row))) else None
+        return int(number.value) if _N_ROW.search(fold_label(stub_label(view, row))) else None
     return None
 
 
-def _stub(view: TableView, row: int) -> str:
+def stub_label(view: TableView, row: int) -> str:
     """The row's own label as printed in its stub (the last stub cell with text), its group path left out."""
     texts = [view.text(row, c).strip() for c in range(view.table.stub_cols)]
     return next((t for t in reversed(texts) if t), view.row_labels.get(row, "").split(" / ")[-1])
