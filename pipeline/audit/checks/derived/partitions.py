@@ -171,8 +171,8 @@ def _column_sizes(view: TableView, sentences: list[str]) -> list[Issue]:
         issues.append(
             relation_issue(
                 view,
-                message=f"the column '{view.col_label(col)}' adds up to {summed} over its {len(cells)} rows "
-                f"({terms}), while {quotes} ({stated.value})",
+                message=f"the column '{view.col_label(col)}' adds up to {terms} = {summed} over its {len(cells)} "
+                f"rows, while {quotes} ({stated.value})",
                 relation="sum of the column = the stated size",
                 operands=[subject, *(Operand("count", p, n) for p, n in cells[1:])],
                 computed=point(Fraction(stated.value)),
