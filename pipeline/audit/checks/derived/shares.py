@@ -37,8 +37,9 @@ _N_ROW = re.compile(
 _NOT_A_SHARE = re.compile(r"\b(?:mean|median|sd|s\.d\.|iqr|range|age|years?|score)\b|±", re.I)
 _SAYS_SHARE = re.compile(r"%|\bn\s*\(|percent|proportion", re.I)
 _WEIGHTED = re.compile(r"\bweighted\b", re.I)  # survey-weighted shares are no count over a count
-# a total by its label; "ALL" in capitals is an abbreviation (acute lymphoblastic leukemia), not "all"
-_TOTAL_ROW = re.compile(r"\b(?:[Tt]otal|TOTAL|[Ss]ubtotal|[Oo]verall|OVERALL|All)\b")
+# a total by its label: the word alone or last ("Neoplasms (total)"), never first ("Total cholesterol" is a
+# category); "ALL" in capitals is an abbreviation (acute lymphoblastic leukemia)
+_TOTAL_ROW = re.compile(r"^(?:[Tt]otal|TOTAL|[Ss]ubtotal|[Oo]verall|OVERALL|All)$|(?i:\(total\)|,\s*total|\stotal)$")
 MIN_FITS = 3
 
 
