@@ -4,26 +4,21 @@ and the relations themselves on hand-built tables."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from conftest import Invoke
 from papers.counts_paper import COUNTS_PAPERS, counts_paper
+from planted import assert_found_exactly, audit_planted
 
 from pipeline.audit.checks.aggregates import check_aggregates
 from pipeline.audit.checks.derived.partitions import check_partitions
 from pipeline.audit.checks.derived.shares import check_shares
 from pipeline.audit.context import AuditInput
-from pipeline.fixtures.render import render_paper
 from pipeline.model import Table
-from pipeline.store import Workspace, safe_id
+from pipeline.store import Workspace
 
 CHECKED = ("derived-shares", "derived-sum", "aggregate-row")
-
-
-def _row(locator: str) -> int:
-    return int(locator.rsplit(":", 2)[1][1:])
 
 
 @pytest.mark.parametrize("kind", list(COUNTS_PAPERS))
@@ -31,21 +26,8 @@ def test_every_planted_count_slip_is_found_and_no_look_alike_is_flagged(
     kind: str, invoke: Invoke, workspace: Workspace, tmp_path: Path
 ) -> None:
     spec = counts_paper(kind)
-    pdf = tmp_path / f"{kind}.pdf"
-    render_paper(spec, pdf)
-    source_id = f"local:counts-{kind}"
-    assert invoke("fetch", "--file", str(pdf), "--id", source_id).exit_code == 0
-    for stage in ("extract", "map", "emit", "audit"):
-        result = invoke(stage, source_id, "--json")
-        assert result.exit_code in (0, 1), f"{stage}: {result.output}"
-    document = json.loads((workspace.root / "audits" / safe_id(source_id) / "findings.json").read_text())
-    problems = [f for f in document["findings"] if f["check"] in CHECKED and f["severity"] in ("error", "warning")]
-    planted = {(p.check, p.table, p.row) for p in spec.planted}
-    found = {(f["check"], f["table_label"], _row(f["locators"][0])) for f in problems}
-    assert planted - found == set(), f"missed: {planted - found}"
-    assert found - planted == set(), "false alarms: " + "; ".join(
-        f["message"] for f in problems if (f["check"], f["table_label"], _row(f["locators"][0])) not in planted
-    )
+    planted, problems = audit_planted(spec, f"counts-{kind}", invoke, workspace, tmp_path, CHECKED.__contains__)
+    assert_found_exactly(planted, problems)
     for finding in problems:  # every number of the finding traceable: its cells, and the computation
         assert finding["locators_readable"]
         assert "=" in finding["message"]
