@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pipeline.errors import BadLocatorError
-from pipeline.numbers import parse_number, trailing_marks
+from pipeline.numbers import parse_number, says_counts, trailing_marks
 
 BBox = tuple[float, float, float, float]  # x0, top, x1, bottom in points, top-left origin (as pdfplumber)
 
@@ -296,9 +296,11 @@ class Cell:
     @classmethod
     def printed(cls, row: int, col: int, text: str, kind: str = "body", reads: str = "", **fields: Any) -> Cell:
         """A cell whose value, spread, percent sign and marks are read from its text by the one number
-        grammar (``pipeline.numbers``); a header cell keeps its marks only. ``reads`` is the text to read
+        grammar (``pipeline.numbers``), a count with its share where its labels say "n (%)"; a header cell keeps
+        its marks only. ``reads`` is the text to read
         where it differs from the printed one (a raised exponent marked, see ``mark_raised_tail``)."""
-        number = parse_number(reads or text)
+        labels = [*fields.get("col_path", ()), *fields.get("row_path", ())]
+        number = parse_number(reads or text, counts=any(says_counts(label) for label in labels))
         marks = list(number.marks) if number is not None else trailing_marks(text)
         if number is not None and kind != "header":
             fields["value"], fields["percent"] = float(number.value), number.percent

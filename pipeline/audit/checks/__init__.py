@@ -17,6 +17,7 @@ from pipeline.audit.checks.derived import (
     check_confusion,
     check_deltas,
     check_fscores,
+    check_partitions,
     check_rates,
     check_repeated,
     check_shares,
@@ -117,6 +118,13 @@ CHECKS: tuple[Check, ...] = (
     Check("derived-fscore", "error", "An F1 above 2PR/(P+R) (equal to it when micro).", check_fscores),
     Check("derived-rates", "error", "Diagnostic rates that no one prevalence reconciles.", check_rates),
     Check("derived-shares", "error", "A percentage that is not its count over its total.", check_shares),
+    Check(
+        "derived-sum",
+        "warning",
+        "Parts that do not add up to the size the paper states: labelled counts in a cell against the block's N, a "
+        "count column against the caption's or the text's size, a totals row against the +/- marks above it.",
+        check_partitions,
+    ),
     Check("derived-delta", "warning", "A gain or difference its own operands do not give.", check_deltas),
     Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
     Check(

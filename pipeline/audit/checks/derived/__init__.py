@@ -7,6 +7,7 @@ relation's certainty becomes a severity.
 from pipeline.audit.checks.derived.confusion import check_confusion
 from pipeline.audit.checks.derived.delta import check_deltas
 from pipeline.audit.checks.derived.fscore import check_fscores
+from pipeline.audit.checks.derived.partitions import check_partitions
 from pipeline.audit.checks.derived.rates import check_rates
 from pipeline.audit.checks.derived.repeated import check_repeated
 from pipeline.audit.checks.derived.shares import check_shares
@@ -16,6 +17,7 @@ __all__ = [
     "check_confusion",
     "check_deltas",
     "check_fscores",
+    "check_partitions",
     "check_rates",
     "check_repeated",
     "check_shares",
