@@ -30,6 +30,8 @@ _ABBREVIATIONS = r"(?:e\.g|i\.e|et al|Fig|Figs|Tab|Eq|Eqs|Sec|Secs|vs|cf|resp|ap
 _HEADING = re.compile(
     r"^(?:\d+(?:\.\d+)*\.?\s+[A-Z][\w ,:&()/-]{1,70}|Abstract|ABSTRACT|References|Acknowledge?ments?|Appendix)$"
 )
+_WITH_UNIT = re.compile(r"(?<![\w.\-])(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>[A-Za-zμµÅ°][^\s,;()]*)")
+_HEADER_UNIT = re.compile(r"\(\s*(?:(?:[x×]\s*)?10\s*\^?\s*(?P<exp>[-−]?\d+)\s*)?(?P<unit>[^()]*?)\s*\)")
 CROSSING = 5  # characters on each side of a table box's edge that make a line body text running into it
 
 
@@ -84,6 +86,35 @@ def cited_tables(sentence: str) -> set[str]:
             number = number.upper()
             keys.add(number if number.startswith("S") else prefix + number)
     return keys
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number the text prints with its unit ("89.2 s-1", "6.5 μM"), and where it starts."""
+
+    number: str
+    unit: str
+    start: int
+
+
+def unit_key(unit: str) -> str:
+    """One spelling per unit: "µM" and "μM", "s−1", "s^-1" and "s -1" are each one."""
+    return re.sub(r"[\s^]", "", normalise(unit).replace("µ", "μ")).rstrip(".").lower()
+
+
+def quantities(sentence: str) -> list[Quantity]:
+    """The numbers of a sentence printed with a unit right after them (a scale "× 10-3" before the unit counts as
+    no unit: the number is then not in the unit alone)."""
+    return [Quantity(m.group("num"), m.group("unit").rstrip("."), m.start()) for m in _WITH_UNIT.finditer(sentence)]
+
+
+def header_unit(label: str) -> tuple[int, str] | None:
+    """The power of ten and the unit a header's parentheses print: "kcat (10-3 s-1)" -> (-3, "s-1")."""
+    for match in _HEADER_UNIT.finditer(normalise(label)):
+        unit = match.group("unit").strip()
+        if unit and re.search(r"[A-Za-zμµÅ°]", unit) and len(unit) <= 20:
+            return int((match.group("exp") or "0").replace("−", "-")), unit
+    return None
 
 
 def split_sentences(text: str) -> list[str]:

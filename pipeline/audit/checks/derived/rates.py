@@ -94,23 +94,51 @@ OVERALL = ("acc", "nir", "kappa", "prev", "n")
 
 
 def _multi_class(lines: list[Line]) -> list[tuple[dict[str, Operand], list[Line]]]:
-    """Several Se/Sp blocks of one model where only the first prints accuracy or NIR: a multi-class table. Its
-    overall figures are not any one class's binary rates, so they move out of the class lines (returned with
-    them, for the multi-class relations)."""
+    """Several Se/Sp blocks of one model under one set of overall figures (accuracy, NIR): a multi-class table.
+    Its overall figures are not any one class's binary rates, so they move out of the class lines (returned with
+    them, for the multi-class relations). A sectioned table (one overall block above the class sections of each
+    population) gives one group per section."""
     by_model: dict[tuple[str, int], list[Line]] = {}
     for line in lines:
-        if "se" in line.operands:
-            row, col = line.operands["se"].pos
+        if any(r in line.operands for r in ("se", *OVERALL)):
+            row, col = min(o.pos for o in line.operands.values())
             key = ("col", col) if line.where.startswith("column") else ("row", row)
             by_model.setdefault(key, []).append(line)
     groups = []
-    for group in by_model.values():
-        if len(group) > 1 and not all(any(r in line.operands for r in ("acc", "nir")) for line in group):
-            overall = {r: o for line in group for r, o in line.operands.items() if r in OVERALL}
-            for line in group:
-                line.operands = {r: o for r, o in line.operands.items() if r not in OVERALL}
-            groups.append((overall, group))
+    for model_lines in by_model.values():
+        for overall, classes in _sections(model_lines):
+            if len(classes) > 1 and overall:
+                for line in classes:
+                    line.operands = {r: o for r, o in line.operands.items() if r not in OVERALL}
+                groups.append((overall, classes))
     return groups
+
+
+CLASS_RATES = ("se", "sp", "ppv", "npv")
+
+
+def _sections(lines: list[Line]) -> list[tuple[dict[str, Operand], list[Line]]]:
+    """One model's lines, in print order, cut into (overall figures, class lines) sections. Overall figures
+    printed after a class's rates (in its block, as the layout reads it) open the next section; a class line with
+    overall figures of its own printed above its rates opens one too (then it is a binary line, alone)."""
+    sections: list[tuple[dict[str, Operand], list[Line]]] = []
+    for line in sorted(lines, key=lambda ln: min(o.pos for o in ln.operands.values())):
+        ops = line.operands
+        if "se" not in ops:
+            if not sections or sections[-1][1]:
+                sections.append(({}, []))
+            sections[-1][0].update({r: o for r, o in ops.items() if r in OVERALL})
+            continue
+        last_rate = max(ops[r].pos for r in CLASS_RATES if r in ops)
+        lead = {r: o for r, o in ops.items() if r in OVERALL and o.pos <= last_rate}
+        trail = {r: o for r, o in ops.items() if r in OVERALL and o.pos > last_rate}
+        if not sections or (lead and sections[-1][1]):
+            sections.append(({}, []))
+        sections[-1][0].update(lead)
+        sections[-1][1].append(line)
+        if trail:
+            sections.append((trail, []))
+    return sections
 
 
 def _judge_classes(view: TableView, group: tuple[dict[str, Operand], list[Line]]) -> list[Issue]:
