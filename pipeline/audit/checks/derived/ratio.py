@@ -68,12 +68,21 @@ def check_ratios(inp: AuditInput) -> list[Issue]:
 
 
 def _statements(inp: AuditInput, view: TableView) -> list[str]:
-    """The caption's sentences, the caption block the text holds for this table, and the sentences citing it."""
+    """The caption's sentences, the caption block the text holds for this table, the sentences citing it and
+    those of its pages (its footnotes are printed there), and the lines of words without a number that the
+    extractor kept in the grid (a footnote read as a row)."""
     texts = split_sentences(view.table.caption or "")
+    table = view.table
+    for row in range(table.header_rows, table.n_rows):
+        words = " ".join(view.text(row, c) for c in range(table.n_cols)).strip()
+        if row not in view.body_rows and len(words.split()) >= 3:
+            texts.append(words)
     key = table_key(view.table.label)
-    if inp.text is not None and key:
-        texts += split_sentences(inp.text.captions.get(key, ""))
-        texts += [s.text for s in inp.text.citing(view.table.label)]
+    if inp.text is not None:
+        pages = {view.table.page, *view.table.continued_pages}
+        texts += split_sentences(inp.text.captions.get(key, "")) if key else []
+        texts += [s.text for s in inp.text.citing(view.table.label)] if key else []
+        texts += [s.text for s in inp.text.sentences if s.page in pages]
     return list(dict.fromkeys(texts))
 
 
