@@ -135,19 +135,20 @@ def _litaudit(workspace: Path, *args: str) -> None:
         print(f"  litaudit {' '.join(args)}: exit {done.returncode}: {' | '.join(tail)}", file=sys.stderr)
 
 
-def read_findings(name: str, workspace: Path) -> tuple[list[Seen], int]:
-    """The findings of every audited paper of the set, and how many papers were audited."""
-    seen = []
+def read_findings(name: str, workspace: Path) -> tuple[list[Seen], list[str]]:
+    """The findings of every audited paper of the set, and the papers audited."""
+    seen, papers = [], []
     paths = sorted((workspace / "audits").glob("*/findings.json"))
     for path in paths:
         document = json.loads(path.read_text(encoding="utf-8"))
         paper = str(document["source"]["id"]).removeprefix("local:")
+        papers.append(paper)
         for f in document["findings"]:
             locators = tuple(sorted(f.get("locators_readable", [])))
             table = f.get("table_label") or ""
             certainty = f.get("certainty", "")
             seen.append(Seen(name, paper, f["check"], table, locators, f["severity"], f["message"], certainty))
-    return seen, len(paths)
+    return seen, papers
 
 
 @dataclass
@@ -219,9 +220,10 @@ def load_known(path: Path = KNOWN_PROBLEMS) -> list[KnownProblem]:
     return [KnownProblem(**{**item, "mentions": tuple(item["mentions"])}) for item in items]
 
 
-def recall(findings: list[Seen], judged: dict[Key, list[dict]], known: list[KnownProblem]) -> dict[str, list[Seen]]:
+def recall(
+    findings: list[Seen], judged: dict[Key, list[dict]], known: list[KnownProblem], papers: set[str]
+) -> dict[str, list[Seen]]:
     """Known problem id -> the findings that raise it (empty: missed). Problems of papers not audited are left out."""
-    papers = {f.paper for f in findings}
     return {
         problem.id: [f for f in findings if problem.found_by(f, verdict_of(f, judged))]
         for problem in known
@@ -251,10 +253,10 @@ def print_recall(found: dict[str, list[Seen]], known: list[KnownProblem]) -> Non
         print(f"  {problem.id:7} {problem.paper:40} {problem.table or '(any table)':12} {how}")
 
 
-def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: int) -> list[Seen]:
+def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: list[str]) -> list[Seen]:
     table = tally(findings, judged)
     count = sum(len(items) for items in judged.values())
-    print(f"{len(findings)} findings on {papers} audited papers; {count} judgements in {JUDGED_DIR.name}/")
+    print(f"{len(findings)} findings on {len(papers)} audited papers; {count} judgements in {JUDGED_DIR.name}/")
     items = [item for group in judged.values() for item in group]
     genuine = sum(item["verdict"] == "genuine" for item in items)
     print(f"on record: {genuine} genuine, {len(items) - genuine} false (findings of earlier versions included)")
@@ -267,7 +269,7 @@ def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: in
     shown = ", ".join(f"{check} {n}" for check, n in sorted(declined.items())) or "none"
     print(f"\ndeclined (noted as info with the reason, so recall is not lost silently): {shown}")
     known = load_known()
-    print_recall(recall(findings, judged, known), known)
+    print_recall(recall(findings, judged, known, set(papers)), known)
     unjudged = [f for f in findings if f.severity in LISTED_SEVERITIES and verdict_of(f, judged) is None]
     print(f"\nunjudged error/warning/needs-check findings: {len(unjudged)}")
     for f in unjudged:
@@ -288,7 +290,7 @@ def main() -> int:
         print(f"bench-audit-real: skipped, {args.shared}/corpus not found (the real papers live in ../shared)")
         return 0
     findings: list[Seen] = []
-    papers = 0
+    papers: list[str] = []
     for name, parts in SETS.items():
         pdfs = sorted(args.shared.joinpath(*parts).glob("*.pdf"))
         workspace = WORK_DIR / name if args.no_run else run_set(name, pdfs, args.jobs)
@@ -298,7 +300,7 @@ def main() -> int:
     if args.json:
         table = tally(findings, judged)
         shown: dict[str, object] = {g: {k: t.as_dict() for k, t in row.items()} for g, row in table.items()}
-        found = recall(findings, judged, load_known())
+        found = recall(findings, judged, load_known(), set(papers))
         shown["recall"] = {pid: sorted({f.check for f in seen}) for pid, seen in found.items()}
         print(json.dumps(shown, indent=2))
         return 0

@@ -16,7 +16,7 @@ from pipeline.fixtures.render import render_paper
 from pipeline.model import Table
 from pipeline.store import Workspace, safe_id
 
-CHECKS = ("range-nesting", "text-unit-scale", "text-comparison-swapped")
+CHECKS = ("range-nesting", "text-unit-scale", "text-comparison-swapped", "identifier-truncated")
 
 
 def test_every_planted_slip_is_found_and_no_look_alike_is_raised(

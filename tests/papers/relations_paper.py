@@ -1,8 +1,9 @@
 """A kinetics-and-structure paper whose text and tables disagree in ways a careful reader catches: a shell range
 sticking out of its overall range, a rate quoted without its header's power of ten, a comparison whose two
-values are swapped. Beside each slip, the legitimate look-alikes: a shell that nests, an interquartile range
-beside its full range, a rate quoted with its scale or converted, comparisons in the right direction, a
-negated one, and a figure legend's sentence.
+values are swapped, an accession that lost its last digit. Beside each slip, the legitimate look-alikes: a
+shell that nests, an interquartile range beside its full range, a rate quoted with its scale or converted,
+comparisons in the right direction, a negated one, a figure legend's sentence, an accession that is a prefix
+of another data set's.
 
     from papers.relations_paper import relations_paper
     spec = relations_paper()   # spec.planted: (check, table, row of the first cell)
@@ -51,6 +52,17 @@ def relations_paper() -> PaperSpec:
             ["Patients", "15", "47–63 (29–80)"],
         ],
     )
+    resources = TableSpec(  # GSE7424 lost a digit (the methods give GSE74246); GSE5678 and GSE56789 are two sets
+        label="Table 4",
+        caption="Data sets used in this study.",
+        rows=[
+            ["Data set", "Source", "Identifier"],
+            ["ATAC-seq of GMPs", "Corces et al.", "GEO: GSE74912"],
+            ["RNA-seq of GMPs", "Corces et al.", "GEO: GSE7424"],
+            ["ChIP-seq of HX cells", "This study", "GEO: GSE5678"],
+            ["RNA-seq of HX cells", "This study", "GEO: GSE56789"],
+        ],
+    )
     text = [
         Paragraph(
             "We determined the kinetic parameters of incorporation opposite each template (Table 1). "
@@ -72,11 +84,17 @@ def relations_paper() -> PaperSpec:
         Paragraph("The structure was solved by molecular replacement and refined to 1.90 Å (Table 2)."),
         cohort,
         Paragraph("Donors were matched for age and sex (Table 3). " + paragraphs(1, start=5, length=2)[0]),
+        resources,
+        Paragraph(
+            "ATAC-seq data were obtained from GSE74912 and RNA-seq data from GSE74246. Our own profiles are "
+            "deposited under GSE5678 and GSE56789."
+        ),
     ]
     planted = (
         Planted("text-unit-scale", "Table 1", 1, 2, "89.2 s-1 and 84.7 s-1 quote cells in 10-3 s-1."),
         Planted("text-comparison-swapped", "Table 1", 1, 1, "Km higher in dA:FdUTP, yet 6.5 versus 8.3."),
         Planted("range-nesting", "Table 2", 1, 1, "The shell 1.95-1.88 sticks out of 48.20-1.90."),
+        Planted("identifier-truncated", "Table 4", 2, 2, "GSE7424 is GSE74246 less its last digit."),
     )
     return PaperSpec(
         title="Incorporation of a Fluorinated Nucleotide by a Translesion Polymerase",

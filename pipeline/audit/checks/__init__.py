@@ -25,6 +25,7 @@ from pipeline.audit.checks.derived import (
     check_test_statistics,
 )
 from pipeline.audit.checks.duplicates import check_duplicates
+from pipeline.audit.checks.identifiers import check_identifiers
 from pipeline.audit.checks.nesting import check_nesting
 from pipeline.audit.checks.ranges import check_ranges
 from pipeline.audit.checks.readings import check_readings
@@ -133,6 +134,14 @@ CHECKS: tuple[Check, ...] = (
         check_comparisons,
         needs=("text",),
         doubt="the direction and whose value comes first are read from the sentence's words",
+    ),
+    Check(
+        "identifier-truncated",
+        "warning",
+        "An accession a table prints that the text gives only with more digits.",
+        check_identifiers,
+        needs=("text",),
+        doubt="that the two identifiers name the same data is read from their digits",
     ),
     Check(
         "duplicate-values",
