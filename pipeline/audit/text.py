@@ -32,6 +32,9 @@ _HEADING = re.compile(
 )
 _WITH_UNIT = re.compile(r"(?<![\w.\-])(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>[A-Za-zμµÅ°][^\s,;()]*)")
 _HEADER_UNIT = re.compile(r"\(\s*(?:(?:[x×]\s*)?10\s*\^?\s*(?P<exp>[-−]?\d+)\s*)?(?P<unit>[^()]*?)\s*\)")
+_FIGURE_REF = re.compile(r"\b(?:Fig(?:ure)?s?\.?)\s*S?\d", re.IGNORECASE)
+_RUN_IN = re.compile(r"(?:[A-Z][\w-]*(?:\s+[\w-]+){0,3}|\(?[ivx\d]+[.)]|[•·-])\s*[.:]?")  # "Calibration." "(ii)"
+SCOPE = 3  # sentences after a citation that still speak of its tables
 CROSSING = 5  # characters on each side of a table box's edge that make a line body text running into it
 
 
@@ -39,6 +42,7 @@ CROSSING = 5  # characters on each side of a table box's edge that make a line b
 class Sentence:
     page: int
     text: str
+    block: int = -1  # the run of body text between headings it belongs to (-1: unknown)
 
 
 @dataclass
@@ -53,6 +57,26 @@ class PaperText:
         """Sentences that refer to the table with this label ("Table 3 reports ...")."""
         key = table_key(label)
         return [s for s in self.sentences if key and key in cited_tables(s.text)]
+
+    def in_scope(self) -> list[tuple[Sentence, set[str]]]:
+        """Sentences that cite no table or figure but follow, in the same block of text, one that cites tables:
+        they speak of those tables ("Table 3 reports calibration. Calibration. ECE is below 0.05 on all
+        datasets."). A run-in heading or a list item does not end the scope; another citation, a block's end or
+        the third sentence after does."""
+        scoped: list[tuple[Sentence, set[str]]] = []
+        keys: set[str] = set()
+        left = 0
+        for previous, sentence in itertools.pairwise([Sentence(0, "", -2), *self.sentences]):
+            if sentence.block < 0 or sentence.block != previous.block:
+                keys, left = set(), 0
+            cited = cited_tables(sentence.text)
+            if cited or _FIGURE_REF.search(sentence.text):
+                keys, left = cited, SCOPE
+                continue
+            if keys and left > 0:
+                scoped.append((sentence, set(keys)))
+                left -= 0 if _RUN_IN.fullmatch(sentence.text) else 1
+        return scoped
 
     def with_sentences(self, extra: Iterable[Sentence]) -> PaperText:
         return PaperText([*self.sentences, *extra], dict(self.captions), dict(self.figure_captions))
@@ -134,7 +158,7 @@ def split_sentences(text: str) -> list[str]:
 
 def paper_text_from_string(text: str, page: int = 1) -> PaperText:
     """Body text given as a string (tests, the seeded-error benchmark)."""
-    return PaperText([Sentence(page, s) for s in split_sentences(normalise(text))])
+    return PaperText([Sentence(page, s, 0) for s in split_sentences(normalise(text))])
 
 
 def read_paper_text(pdf_path: Path, tables: Sequence[Table] = ()) -> PaperText:
@@ -155,6 +179,7 @@ def read_paper_text(pdf_path: Path, tables: Sequence[Table] = ()) -> PaperText:
     finally:
         document.close()
     repeated = _running_heads(pages)
+    block = 0
     for number, page_lines in enumerate(pages, 1):
         lines = [line for line in page_lines if _head_key(line.text) not in repeated]
         body, captions = _split_captions(lines, known)
@@ -163,8 +188,9 @@ def read_paper_text(pdf_path: Path, tables: Sequence[Table] = ()) -> PaperText:
                 result.figure_captions.setdefault(key[4:], caption)
             else:
                 result.captions.setdefault(key, caption)
-        for block in _blocks(body):
-            result.sentences.extend(Sentence(number, s) for s in split_sentences(_join_lines(block)))
+        for lines_of_block in _blocks(body):
+            block += 1
+            result.sentences.extend(Sentence(number, s, block) for s in split_sentences(_join_lines(lines_of_block)))
     return result
 
 
