@@ -61,7 +61,7 @@ class _Line:
 @dataclass
 class _Verdict:
     axis: str
-    violations: list[tuple[Pos, list[Pos], str]]  # bold cell, the better cells, direction
+    violations: list[tuple[Pos, list[Pos], str, bool]]  # bold cell, the better cells, direction, direction named
     confirmed: int
     plain: list[tuple[_Line, list[Pos]]]  # lines without bold, their best cells
 
@@ -111,7 +111,7 @@ def _check_table(inp: AuditInput, view: TableView, says_best: bool) -> list[Issu
     others = [_judge(inp, view, axis, bold & eligible, eligible) for axis in ("col", "row") if axis not in axes]
     if best.violations and any(not v.violations and v.confirmed >= max(2, best.confirmed) for v in others):
         return []  # the other axis explains every bold value: bold compares along it, not the models' axis
-    issues = [_violation_issue(view, best.axis, *v, says_best) for v in best.violations]
+    issues = [_violation_issue(view, best.axis, *v, says_best, inp.settings.proof_confidence) for v in best.violations]
     issues += [_excluded_issue(view, p) for p in sorted(bold - comparable) if _marked_out(view, p)]
     lines_with_bold = best.confirmed + len(best.violations)
     if says_best and best.plain and lines_with_bold >= _MOST * (lines_with_bold + len(best.plain)):
@@ -259,7 +259,7 @@ def _judge(
         direction = line.direction or (None if _quantity(inp, view, line.cells) else inferred)
         if direction is None:
             continue
-        line.direction = direction
+        named, line.direction = line.direction is not None, direction
         marked = [p for p in line.cells if p in bold]
         if not marked:
             best = _best(view.numbers, line.cells, direction)
@@ -269,7 +269,7 @@ def _judge(
         for pos in marked:
             better = [p for p in line.cells if _beaten(view.numbers[pos], view.numbers[p], direction)]
             if better:
-                verdict.violations.append((pos, _best(view.numbers, line.cells, direction), direction))
+                verdict.violations.append((pos, _best(view.numbers, line.cells, direction), direction, named))
             else:
                 verdict.confirmed += 1
     return verdict
@@ -304,16 +304,28 @@ def _line_name(view: TableView, axis: str, pos: Pos) -> str:
     return f"column '{view.col_label(pos[1]) or pos[1]}'"
 
 
-def _violation_issue(view: TableView, axis: str, pos: Pos, best: list[Pos], direction: str, says: bool) -> Issue:
+def _violation_issue(
+    view: TableView, axis: str, pos: Pos, best: list[Pos], direction: str, named: bool, says: bool, bar: float
+) -> Issue:
+    """A bold value beaten in its line; declined (info, with the reason) unless the metric's name or the caption
+    gives the direction and the table was read with the confidence a finding about its layout needs."""
     printed = view.numbers[pos]
+    confidence = view.table.confidence
+    declined = (
+        "the metric's direction is named by neither its labels nor the caption (only the bold cells suggest it)"
+        if not named
+        else f"the table was read at confidence {confidence:.2f} (< {bar:g}): what bold compares may be misread"
+        if not view.table.artifact and confidence < bar
+        else ""
+    )
     other = "row" if axis == "col" else "col"
     better = ", ".join(f"{view.numbers[p].text} ({_line_name(view, other, p)})" for p in best)
     rule = "the caption says best values are bold" if says else "bold marks the best value in the other lines"
     return Issue(
         f"bold {printed.text} in {_line_name(view, axis, pos)} is not the best ({direction} is better): "
         f"{better} is better",
-        certainty="likely",
-        reason="what bold compares (which rows and columns, which direction) is read from the layout",
+        certainty="declined" if declined else "likely",
+        reason=declined or "what bold compares (which rows and columns, which direction) is read from the layout",
         table=view.table,
         cells=[pos, *best],
         expected={"best": [view.numbers[p].text for p in best], "direction": direction},

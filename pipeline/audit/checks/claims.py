@@ -10,6 +10,10 @@ of both the text and the cell (interval arithmetic), it is a cell of the table o
 column, on the fraction or the percent scale ("65.2%" for a printed 0.652), or the difference of two cells
 of one row or column (in their units, or relative in percent for a number printed with "%").
 
+A sentence that cites nothing but follows a citation in the same block (after a run-in heading such as
+"Calibration." or in a list) is checked only for claims over every cell of a line it names ("below 0.05 on
+all datasets", see ``quantified``).
+
 Only two kinds of quotes can be flagged. One pins the cell down: the sentence names a row and a column of
 the table (those named nearest the number) and quotes a number within half the
 cell's magnitude that is not that cell (nor, in a sentence speaking of an average, the mean of its row or
@@ -91,6 +95,10 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
             issues.extend(quantified_claims(view, sentence, _named_at))
             for quote, pin in _mismatches(view, sentence.text, _bound(sentence.text, key, quotes), supported):
                 issues.append(_issue(view, sentence, quote, pin, supported))
+    for sentence, keys in inp.text.in_scope():  # after a citation: only claims over every cell of a named line
+        issues.extend(
+            i for k in sorted(keys) if k in by_key for i in quantified_claims(by_key[k][0], sentence, _named_at)
+        )
     return issues
 
 
