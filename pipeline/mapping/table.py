@@ -53,7 +53,7 @@ def prose_columns(table: Table) -> dict[int, str]:
         if cell.kind == "body" and cell.text.strip():
             counts[cell.col][0] += 1
             counts[cell.col][1] += len(_WORD.findall(cell.text)) >= 2
-    return {col: f"{phrases} of {n}" for col, (n, phrases) in counts.items() if phrases * 2 > n}
+    return {col: f"{phrases} of {n}" for col, (n, phrases) in counts.items() if phrases * 2 >= n}
 
 
 def _titled(title: str, path: tuple[str, ...]) -> tuple[str, ...]:
