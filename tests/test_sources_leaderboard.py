@@ -12,7 +12,10 @@ import pytest
 from conftest import Invoke, json_out
 from papers.readme_leaderboard import MODELS, PLANTED_QUOTE, VALUES, readme
 
+from pipeline.audit.checks import run_checks
 from pipeline.audit.checks.claims import _named_at
+from pipeline.audit.context import AuditInput
+from pipeline.audit.text import PaperText, Sentence
 from pipeline.mapping.regime import regimes_in
 from pipeline.mapping.table import prose_columns
 from pipeline.model import Table
@@ -114,3 +117,37 @@ def test_a_fact_sheet_column_holds_no_results_but_marks_in_a_results_column_do_n
     assert prose_columns(sheet) == {1: "2 of 3"}
     results = Table.from_grid([["Model", "MCC"], ["A", "0.51"], ["B", "OOM"], ["C", "N/A"], ["D", "not run"]])
     assert prose_columns(results) == {}
+
+
+# Bold marks each column's best (0.80 in A, 0.97 in B); along rows, M3's bold 0.80 is below its 0.95.
+_BOLD_GRID = [
+    ["Model", "Task A (MCC)", "Task B (MCC)"],
+    ["M1", "0.50", "0.60"],
+    ["M2", "0.40", "0.97"],
+    ["M3", "0.80", "0.95"],
+]
+_BOLD_AT = [(3, 1), (2, 2)]
+
+
+def _bold_findings(statement: str, where: str) -> list[str]:
+    caption = statement if where == "caption" else "Scores of three models."
+    table = Table.from_grid(_BOLD_GRID, caption=caption, bold=_BOLD_AT)
+    if where == "section":  # a README: the statement is a paragraph of the table's section, not its caption
+        table.artifact, table.context = "source.md", statement
+    text = PaperText([Sentence(0 if where == "section" else 1, statement)])
+    findings = run_checks(AuditInput("local:b", "0" * 64, [table], text=text)).findings
+    return [f.check for f in findings if f.check == "bold-not-best"]
+
+
+@pytest.mark.parametrize("where", ["caption", "section"])
+def test_the_stated_scope_of_bold_is_honoured(where: str) -> None:
+    assert _bold_findings("Bold marks the best model in a column.", where) == []
+    assert _bold_findings("Bold marks the best of these models in each row.", where) == ["bold-not-best"]
+    assert _bold_findings("Bold marks the best value.", where) == []  # unsaid: the reading that explains it
+
+
+def test_a_readme_sentence_outside_the_tables_section_sets_no_scope() -> None:
+    table = Table.from_grid(_BOLD_GRID, caption="Scores of three models.", bold=_BOLD_AT)
+    table.artifact = "source.md"
+    text = PaperText([Sentence(0, "Bold marks the best of these models in each row.")])  # said of another table
+    assert [f.check for f in run_checks(AuditInput("local:b", "0" * 64, [table], text=text)).findings] == []
