@@ -11,13 +11,14 @@ from typing import Any
 import click
 import yaml
 
-from pipeline.catalogue.check import check_catalogue
-from pipeline.catalogue.load import load_catalogue, read_catalogue_dir, resolve_catalogue_dir
+from pipeline.catalogue.check import check_catalogue, check_probe_links
+from pipeline.catalogue.load import BUNDLED_DIR, load_catalogue, read_catalogue_dir, resolve_catalogue_dir
 from pipeline.catalogue.model import Catalogue
 from pipeline.catalogue.suggest import propose
 from pipeline.clikit import emit_result, handle_errors, json_option, settings_of
 from pipeline.errors import EXIT_PROBLEMS, StageInputMissingError
 from pipeline.mapping.links import Linker
+from pipeline.probe.protocols import load_protocols
 from pipeline.selection import resolve_sources
 from pipeline.store import Workspace, read_json
 
@@ -43,9 +44,13 @@ def check(ctx: click.Context, folder: str | None, as_json: bool) -> None:
 
     Exit 1 when problems are found, 2 when a file is unreadable or malformed.
     """
-    where = Path(folder) if folder else resolve_catalogue_dir(Workspace(settings_of(ctx).root).config_dir)
+    config_dir = Workspace(settings_of(ctx).root).config_dir
+    where = Path(folder) if folder else resolve_catalogue_dir(config_dir)
     loaded = read_catalogue_dir(where)
     problems = check_catalogue(loaded)
+    if where.resolve() == BUNDLED_DIR.resolve() or (config_dir / "protocols").is_dir():  # protocols and catalogue
+        links = {name: list(p.catalogue) for name, p in load_protocols(config_dir).items()}  # of one origin
+        problems += check_probe_links(loaded, links)
     counts = {
         "benchmarks": len(loaded.benchmarks),
         "protocols": len(loaded.protocols),
