@@ -99,7 +99,7 @@ def bench_readers(folder: Path) -> None:
 
 def bench_agreement(folder: Path) -> None:
     print("2. PDF vs LaTeX written from the same spec (every disagreement is a PDF misreading)")
-    agree = read = 0
+    agree = read = paired = body = 0
     misses: list[str] = []
     for name, paper in feature_papers().items():
         pdf, tarball = folder / f"{name}.pdf", folder / f"{name}.tar.gz"
@@ -111,6 +111,8 @@ def bench_agreement(folder: Path) -> None:
         cells = [c for t in pdf_tables for c in t.cells if c.second_reading]
         ok = sum(1 for c in cells if c.second_reading and c.second_reading.agrees)
         agree, read = agree + ok, read + len(cells)
+        values = [c for t in pdf_tables for c in t.cells if c.kind == "body" and c.value is not None]
+        paired, body = paired + sum(1 for c in values if c.second_reading), body + len(values)
         matched = sum(1 for t in pdf_tables if any(c.second_reading for c in t.cells))
         print(f"   {name:<18} tables {matched}/{len(paper.tables())} matched, cells {ok}/{len(cells)} agree")
         misses += [
@@ -120,6 +122,7 @@ def bench_agreement(folder: Path) -> None:
             if c.second_reading and not c.second_reading.agrees
         ]
     print(f"   agreement: {agree}/{read} cells ({agree / max(read, 1):.1%})")
+    print(f"   pairing: {paired}/{body} value cells of the PDF read twice ({paired / max(body, 1):.1%})")
     for miss in misses[:10]:
         print(f"     {miss}")
 
