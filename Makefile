@@ -51,7 +51,7 @@ bench-probe: $(VENV)/.installed
 bench-reproduce: $(VENV)/.installed
 	$(PY) benchmarks/bench_reproduce.py
 
-# Journal layouts: label recall, tables over non-table regions, cell F1 beside camelot-stream (../shared/corpus/journals).
+# Journal layouts: label recall, tables over non-table regions, cell F1 beside camelot-stream, per paper and overall (../shared/corpus/journals and journals2).
 bench-journals: $(VENV)/.installed
 	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) benchmarks/bench_journals.py --shared $(SHARED)
 

@@ -36,7 +36,7 @@ from papers.features import feature_papers
 from papers.readme_leaderboard import readme
 from papers.sources import paper_tarball, table_html, table_latex, table_markdown
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import render_paper
 from pipeline.fixtures.spec import TableSpec, truth_text
 from pipeline.model import Table

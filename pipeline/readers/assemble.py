@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pipeline.extract.captions import caption_label
-from pipeline.extract.headers import row_paths
+from pipeline.extract.grid.headers import row_paths
+from pipeline.extract.regions.captions import caption_label
 from pipeline.model import Cell, Locator, Table, panel_mark
 from pipeline.numbers import is_numeric
 
