@@ -349,6 +349,7 @@ class Table:
     panel: str | None = None  # one panel of a multi-panel float: its sub-caption ("(a) Bulk RNA expression")
     artifact: str = ""  # a table read from a text source: the stored file; page is then 0 and bbox empty
     place: str = ""  # where the table starts in it ("main.tex:40:1")
+    context: str = ""  # a text source's section around the table (heading, paragraphs): what its caption leaves unsaid
 
     @classmethod
     def from_grid(
@@ -414,6 +415,8 @@ class Table:
         data = _plain(self)
         data["bbox"] = list(self.bbox)
         data["cells"] = [c.to_dict() for c in self.cells]
+        if not self.context:  # a PDF's tables have none: their files stay as they were
+            del data["context"]
         return data
 
     @classmethod
@@ -510,10 +513,13 @@ class Record:
     findings: list[str] = field(default_factory=list)  # Finding ids
     reproduction: dict[str, Any] | None = None  # verdict, value, interval (pipeline/reproductions.py)
     evidence: str = "one reading"  # "two readings" when the authors' source prints the same; "readings disagree"
+    regime: str | None = None  # "full-shot", "10-shot": the data regime printed with the value, when it is
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["bbox"] = list(self.bbox) if self.bbox else None
+        if self.regime is None:  # most papers print none: their records stay as they were
+            del data["regime"]
         return data
 
     @classmethod
