@@ -15,7 +15,7 @@ from pipeline.audit.report_data import locator_position
 from pipeline.errors import BadInputError
 from pipeline.model import Table
 from pipeline.release.records import read_source_records, records_path
-from pipeline.reviews import FINDING, RECORD, ReviewEntry, latest_decisions, read_reviews, reviews_path
+from pipeline.reviews import FINDING, RECORD, ReviewEntry, ReviewLog
 from pipeline.store import Workspace, read_findings, read_tables
 
 OPEN = "open"
@@ -42,16 +42,15 @@ def known_source(ws: Workspace, source_id: str) -> str:
     return source_id
 
 
-def read_source(ws: Workspace, source_id: str) -> SourceView:
+def read_source(ws: Workspace, source_id: str, log: ReviewLog) -> SourceView:
+    """The source's findings and records with their review status; ``log`` is the source's review log."""
     source_id = known_source(ws, source_id)
-    reviews = read_reviews(reviews_path(ws, source_id))
-    findings = read_findings(ws.audits_dir(source_id) / "findings.json")
-    records = read_source_records(ws, source_id).rows if records_path(ws, source_id) else []
+    findings, records = _rows(ws, source_id)
     return SourceView(
         source_id,
-        _with_status(findings, latest_decisions(reviews, FINDING), OPEN),
-        _with_status(records, latest_decisions(reviews, RECORD), "catalogued"),
-        reviews,
+        _with_status(findings, log.latest(FINDING), OPEN),
+        _with_status(records, log.latest(RECORD), "catalogued"),
+        log.entries(),
     )
 
 
@@ -64,8 +63,16 @@ def _with_status(rows: list[dict[str, Any]], latest: dict[str, ReviewEntry], und
     return out
 
 
-def all_sources(ws: Workspace) -> list[SourceView]:
-    return [read_source(ws, sid) for sid in ws.scan_sources().ids]
+def known_ids(ws: Workspace, source_id: str) -> tuple[set[str], set[str]]:
+    """The source's finding ids and record ids: what a decision may name."""
+    findings, records = _rows(ws, known_source(ws, source_id))
+    return {f["id"] for f in findings}, {r["id"] for r in records}
+
+
+def _rows(ws: Workspace, source_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    findings = read_findings(ws.audits_dir(source_id) / "findings.json")
+    records = read_source_records(ws, source_id).rows if records_path(ws, source_id) else []
+    return findings, records
 
 
 def finding_summary(finding: dict[str, Any]) -> dict[str, Any]:
