@@ -515,6 +515,69 @@ def test_the_queue_is_driven_by_the_keyboard_in_a_real_browser(browser_page: tup
     assert len(read_reviews(reviews_path(server.ws, SID))) == 4
 
 
+def test_the_finding_view_moves_on_after_a_decision_and_u_undoes_it(browser_page: tuple[Server, object]) -> None:
+    server, page = browser_page
+    rows = findings(server, status="open")
+    total = len(findings(server))
+    page.wait_for_selector(f"#progress:has-text('0 of {total} decided')")  # type: ignore[attr-defined]
+    page.fill("#reviewer", "ann")  # type: ignore[attr-defined]
+    page.click("h1")  # type: ignore[attr-defined]
+    page.keyboard.press("o")  # type: ignore[attr-defined]  # the first open finding, in its view
+
+    def shown(finding: dict) -> None:
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "id => decodeURIComponent(location.hash).endsWith('/' + id)", arg=finding["id"]
+        )
+        page.wait_for_selector("h1:has-text('" + finding["check"] + "')")  # type: ignore[attr-defined]
+
+    shown(rows[0])
+    page.wait_for_selector(".crop img[src^='blob:']")  # type: ignore[attr-defined]  # fetched with the token
+    page.keyboard.press("j")  # type: ignore[attr-defined]
+    shown(rows[1])
+    page.keyboard.press("k")  # type: ignore[attr-defined]
+    shown(rows[0])
+    page.keyboard.press("a")  # type: ignore[attr-defined]
+    page.keyboard.type("genuine")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    shown(rows[1])  # decided: the next open finding is shown
+    page.wait_for_selector(f"#progress:has-text('1 of {total} decided')")  # type: ignore[attr-defined]
+    page.keyboard.press("d")  # type: ignore[attr-defined]
+    page.keyboard.type("rounding")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    shown(rows[2])
+    page.wait_for_selector(f"#progress:has-text('2 of {total} decided')")  # type: ignore[attr-defined]
+    page.keyboard.press("u")  # type: ignore[attr-defined]  # the dismissal is reversed: its finding is open again
+    shown(rows[1])
+    page.wait_for_selector("#flash:has-text('undone')")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"#progress:has-text('1 of {total} decided')")  # type: ignore[attr-defined]
+    entries = read_reviews(reviews_path(server.ws, SID))  # the chain verified: nothing deleted, a reversal appended
+    assert [(e.target, e.decision, e.reviewer) for e in entries] == [
+        (rows[0]["id"], "accept", "ann"),
+        (rows[1]["id"], "dismiss", "ann"),
+        (rows[1]["id"], "reopen", "ann"),
+    ]
+    assert rows[1]["id"] in {f["id"] for f in findings(server, status="open")}
+
+
+def test_the_page_without_its_token_says_where_to_find_it(server: Server) -> None:
+    if BROWSER is None:
+        pytest.skip("no Chromium installed (Debian package 'chromium')")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(f"{server.base}/")
+            page.wait_for_selector("text=it ends in ?token=")
+            page.goto(f"{server.base}/?token={server.token}")
+            page.wait_for_selector("table.queue tbody tr.current")
+            assert "token" not in page.url  # kept in the tab's session storage, out of the address bar
+            page.reload()
+            page.wait_for_selector("table.queue tbody tr.current")
+        finally:
+            browser.close()
+
+
 def test_a_record_view_says_how_its_value_was_reproduced(built: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     shutil.copytree(built, root)

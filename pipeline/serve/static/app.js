@@ -66,6 +66,7 @@ function showProgress(all) {
   const decided = all.filter((f) => f.status !== "open").length;
   document.getElementById("progress").textContent = `${decided} of ${all.length} decided`;
 }
+const refreshProgress = async () => showProgress((await getJSON("/api/findings")).findings);
 
 // The queue in order under the current filters, the status filter aside: where "next open" is looked for.
 async function queueOrder() {
@@ -152,6 +153,7 @@ async function showFinding(source, id) {
   const data = await getJSON("/api/finding?" + q({ source, id }));
   const f = data.finding;
   state.target = { kind: "finding", source, id, records: data.records };
+  refreshProgress();
   const computations = ((f.details || {}).computations || []).map((c) => el("li", {}, `r${c.cell[0]}c${c.cell[1]}: ${c.computation}`));
   const crop = el("div", { class: "crop" });
   if (data.table) {
