@@ -1,8 +1,15 @@
-"""Each table cropped from its page (pypdfium2), with the flagged cells outlined: what the reviewer compares."""
+"""Each table cropped from its page (pypdfium2), with its caption and the flagged cells outlined: what the
+reviewer compares.
+
+The caption is found by reading the page: the crop grows to the characters that spell the table's caption
+(its start on a line of its own, beside the table on its caption side), so the caption shows whole however
+wide it runs, and text that merely mentions the table is left out.
+"""
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +21,8 @@ from pipeline.audit.settings import AuditSettings
 from pipeline.model import BBox, Table
 
 PAGE_COLOURS = 16  # the palette of the rendered page, before the outlines are drawn
+CAPTION_PREFIX = 30  # letters and digits of the caption that must read the same on the page
+CAPTION_GAP_LINES = 4.0  # how far from the table its caption may sit, in caption lines (a table note between)
 COLOURS = {"error": (204, 0, 0), "warning": (230, 126, 0), "needs-check": (120, 90, 160), "info": (30, 100, 200)}
 
 
@@ -37,7 +46,8 @@ def render_tables(
         for table in tables:
             if not any(table.bbox) or not 1 <= table.page <= len(document):
                 continue
-            images[table.index] = _render(document[table.page - 1], table.bbox, marks.get(table.index, []), settings)
+            page = document[table.page - 1]
+            images[table.index] = _render(page, crop_region(page, table), marks.get(table.index, []), settings)
     finally:
         document.close()
     return images
@@ -67,6 +77,87 @@ def _render(page: pdfium.PdfPage, bbox: BBox, marks: list[CellMark], settings: A
     out = io.BytesIO()
     image.save(out, format="PNG")  # optimize costs ~5x the time for ~2% of the bytes
     return out.getvalue()
+
+
+def crop_region(page: pdfium.PdfPage, table: Table) -> BBox:
+    """The table's box, grown to hold its caption when the page prints it beside the table."""
+    caption = caption_box(page, table)
+    if caption is None:
+        return table.bbox
+    x0, top, x1, bottom = table.bbox
+    return (min(x0, caption[0]), min(top, caption[1]), max(x1, caption[2]), max(bottom, caption[3]))
+
+
+def caption_box(page: pdfium.PdfPage, table: Table) -> BBox | None:
+    """Where the table's caption is printed (points, top-left origin): the page's characters that spell it, from
+    the start of a line, beside the table on its caption side; None when the page prints no such text."""
+    wanted = _letters(table.caption)
+    if not wanted:
+        return None
+    text_page = page.get_textpage()
+    try:
+        text = text_page.get_text_range()
+        if len(text) != text_page.count_chars():
+            return None  # characters and their boxes would not line up
+        letters, at = [], []
+        for i, ch in enumerate(text):
+            for c in _letters(ch):
+                letters.append(c)
+                at.append(i)
+        spelled = "".join(letters)
+        height = page.get_height()
+        candidates = []
+        start = spelled.find(wanted[:CAPTION_PREFIX])
+        while start >= 0:
+            if _starts_line(text, at[start]):
+                length = _common_prefix(spelled, start, wanted)
+                boxes = [text_page.get_charbox(i, loose=True) for i in sorted(set(at[start : start + length]))]
+                box = (
+                    min(b[0] for b in boxes),
+                    height - max(b[3] for b in boxes),
+                    max(b[2] for b in boxes),
+                    height - min(b[1] for b in boxes),
+                )
+                line = boxes[0][3] - boxes[0][1]
+                gap = _gap(box, table)
+                if gap is not None and gap <= CAPTION_GAP_LINES * line:
+                    candidates.append((gap, box))
+            start = spelled.find(wanted[:CAPTION_PREFIX], start + 1)
+    finally:
+        text_page.close()
+    return min(candidates)[1] if candidates else None
+
+
+def _letters(text: str) -> str:
+    """Letters and digits only, compatibility-folded and lower-cased: the caption as the page spells it,
+    whatever the line breaks, hyphens, ligatures and spacing."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text).lower() if c.isalnum())
+
+
+def _starts_line(text: str, index: int) -> bool:
+    before = text[:index].rstrip(" \t")
+    return not before or before[-1] in "\r\n"
+
+
+def _common_prefix(spelled: str, start: int, wanted: str) -> int:
+    n = 0
+    while n < len(wanted) and start + n < len(spelled) and spelled[start + n] == wanted[n]:
+        n += 1
+    return n
+
+
+def _gap(box: BBox, table: Table) -> float | None:
+    """Points between the caption box and the table on the table's caption side; None when the box is not
+    beside the table there (no horizontal overlap, or on the other side)."""
+    x0, top, x1, bottom = table.bbox
+    if box[2] <= x0 or box[0] >= x1:
+        return None
+    above, below = top - box[3], box[1] - bottom
+    if table.caption_position != "below" and above >= -1.0:
+        return max(above, 0.0)
+    if table.caption_position != "above" and below >= -1.0:
+        return max(below, 0.0)
+    return None
 
 
 def no_image_reason(table: Table) -> str:
