@@ -67,11 +67,11 @@ def test_flagged_cells_are_outlined_on_the_page_image(tmp_path: Path) -> None:
     images = render_tables(pdf, [table], {1: [CellMark(cell.bbox, "error", "1")]}, crop := AuditSettings())
     image = Image.open(io.BytesIO(images[1])).convert("RGB")
     document = pdfium.PdfDocument(str(pdf))
-    left, top = crop_region(document[table.page - 1], table)[:2]  # the caption above included
+    left, top = crop_region(document[table.page - 1], table, crop.crop_margin)[:2]  # the caption above included
     document.close()
-    assert top < table.bbox[1]
-    x = int((cell.bbox[0] - (left - crop.crop_margin) - 1.5) * crop.crop_scale) + 1
-    y = int(((cell.bbox[1] + cell.bbox[3]) / 2 - (top - crop.crop_margin)) * crop.crop_scale)
+    assert top < table.bbox[1] - crop.crop_margin
+    x = int((cell.bbox[0] - left - 1.5) * crop.crop_scale) + 1
+    y = int(((cell.bbox[1] + cell.bbox[3]) / 2 - top) * crop.crop_scale)
     assert image.getpixel((x, y)) == COLOURS["error"]
     plain = Image.open(io.BytesIO(render_tables(pdf, [table], {}, AuditSettings())[1])).convert("RGB")
     assert plain.getpixel((x, y)) != COLOURS["error"]
@@ -159,17 +159,20 @@ TABLE_BOX = (245.0, 305.0, 370.0, 355.0)
 
 
 def region_of(pdf: Path, caption: str, position: str | None) -> tuple[float, float, float, float]:
+    """The crop's region without a margin: the table's box, and its caption when found."""
     table = Table(0, 1, "Table 2", caption, TABLE_BOX, 3, 3, 1, 1, caption_position=position)
     document = pdfium.PdfDocument(str(pdf))
     try:
-        return crop_region(document[0], table)
+        return crop_region(document[0], table, 0.0)
     finally:
         document.close()
 
 
 def test_the_crop_holds_the_whole_caption_however_wide(tmp_path: Path) -> None:
-    pdf = caption_page(tmp_path, [(72, 288, CAPTION), (505, 288, "next column"), *GRID])
+    body = (72, 272, "the paragraph above the float ends here, a line before the caption")
+    pdf = caption_page(tmp_path, [body, (72, 288, CAPTION), (505, 288, "next column"), *GRID])
     x0, top, x1, bottom = region_of(pdf, CAPTION, "above")
+    assert top > 272 + 10  # the line above is not cut through (10 pt type, 8 pt to its baseline)
     width = stringWidth(CAPTION[:-1], "Helvetica", 10)  # to its last letter: the crop's margin holds the full stop
     assert x0 <= 72 and x1 >= 72 + width - 0.5 and top <= 288 and bottom == TABLE_BOX[3]
     assert x1 < 505  # a line of the next column in the same band stays out

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 from PIL import Image, ImageDraw
 
 from pipeline.audit.settings import AuditSettings
@@ -22,6 +23,7 @@ from pipeline.model import BBox, Table
 
 PAGE_COLOURS = 16  # the palette of the rendered page, before the outlines are drawn
 CAPTION_PREFIX = 30  # letters and digits of the caption that must read the same on the page
+CAPTION_MARGIN = 1.5  # points beyond the caption's outer line (its characters' boxes hold ascenders and descenders)
 CAPTION_GAP_LINES = 4.0  # how far from the table its caption may sit, in caption lines (a table note between)
 COLOURS = {"error": (204, 0, 0), "warning": (230, 126, 0), "needs-check": (120, 90, 160), "info": (30, 100, 200)}
 
@@ -47,7 +49,8 @@ def render_tables(
             if not any(table.bbox) or not 1 <= table.page <= len(document):
                 continue
             page = document[table.page - 1]
-            images[table.index] = _render(page, crop_region(page, table), marks.get(table.index, []), settings)
+            region = crop_region(page, table, settings.crop_margin)
+            images[table.index] = _render(page, region, marks.get(table.index, []), settings)
     finally:
         document.close()
     return images
@@ -58,11 +61,10 @@ def render_table(pdf_path: Path, table: Table, marks: list[CellMark], settings: 
     return render_tables(pdf_path, [table], {table.index: marks}, settings).get(table.index)
 
 
-def _render(page: pdfium.PdfPage, bbox: BBox, marks: list[CellMark], settings: AuditSettings) -> bytes:
+def _render(page: pdfium.PdfPage, region: BBox, marks: list[CellMark], settings: AuditSettings) -> bytes:
     width, height = page.get_width(), page.get_height()
-    scale, margin = settings.crop_scale, settings.crop_margin
-    x0, top = max(bbox[0] - margin, 0.0), max(bbox[1] - margin, 0.0)
-    x1, bottom = min(bbox[2] + margin, width), min(bbox[3] + margin, height)
+    scale = settings.crop_scale
+    x0, top, x1, bottom = region
     bitmap = page.render(scale=scale, crop=(x0, height - bottom, width - x1, top))
     # a printed table needs few colours: a 16-colour palette makes the crop about 5x smaller (RETRO's 22 crops:
     # 4.4 MB -> 0.85 MB); the outlines are drawn afterwards, so their colours join the palette exactly
@@ -79,13 +81,21 @@ def _render(page: pdfium.PdfPage, bbox: BBox, marks: list[CellMark], settings: A
     return out.getvalue()
 
 
-def crop_region(page: pdfium.PdfPage, table: Table) -> BBox:
-    """The table's box, grown to hold its caption when the page prints it beside the table."""
-    caption = caption_box(page, table)
-    if caption is None:
-        return table.bbox
+def crop_region(page: pdfium.PdfPage, table: Table, margin: float) -> BBox:
+    """What a crop shows (points, top-left origin, within the page): the table's box and ``margin`` round it,
+    grown to hold its caption when the page prints it beside the table; beyond the caption's outer line only
+    :data:`CAPTION_MARGIN`, so the next line of text is not cut through."""
     x0, top, x1, bottom = table.bbox
-    return (min(x0, caption[0]), min(top, caption[1]), max(x1, caption[2]), max(bottom, caption[3]))
+    above = below = margin
+    caption = caption_box(page, table)
+    if caption is not None:
+        if caption[1] < top:
+            top, above = caption[1], CAPTION_MARGIN
+        if caption[3] > bottom:
+            bottom, below = caption[3], CAPTION_MARGIN
+        x0, x1 = min(x0, caption[0]), max(x1, caption[2])
+    width, height = page.get_width(), page.get_height()
+    return (max(x0 - margin, 0.0), max(top - above, 0.0), min(x1 + margin, width), min(bottom + below, height))
 
 
 def caption_box(page: pdfium.PdfPage, table: Table) -> BBox | None:
@@ -96,9 +106,7 @@ def caption_box(page: pdfium.PdfPage, table: Table) -> BBox | None:
         return None
     text_page = page.get_textpage()
     try:
-        text = text_page.get_text_range()
-        if len(text) != text_page.count_chars():
-            return None  # characters and their boxes would not line up
+        text = _characters(text_page)
         letters, at = [], []
         for i, ch in enumerate(text):
             for c in _letters(ch):
@@ -126,6 +134,13 @@ def caption_box(page: pdfium.PdfPage, table: Table) -> BBox | None:
     finally:
         text_page.close()
     return min(candidates)[1] if candidates else None
+
+
+def _characters(text_page: pdfium.PdfTextPage) -> str:
+    """The page's text, one character per character index (``get_text_range`` may drop some, and then the
+    indices no longer name the boxes)."""
+    codes = (pdfium_c.FPDFText_GetUnicode(text_page.raw, i) for i in range(text_page.count_chars()))
+    return "".join(chr(code) if 0 < code < 0x110000 else "\ufffd" for code in codes)
 
 
 def _letters(text: str) -> str:
