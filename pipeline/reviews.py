@@ -336,55 +336,70 @@ class ReviewLog:
         """Append a decision; returns it and whether it was new (repeating the latest decision is a no-op)."""
         check_decision(kind, decision, value, reviewer)
         check_texts(reviewer, note)
-        value = value if decision == "correct" else None
-        with self._guard, _locked(self.path):
-            handle = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-            try:
-                self._refresh(handle)
-                latest = self._chain.latest[kind].get(target)
-                if latest and (latest.decision, latest.value, latest.note, latest.reviewer) == (
-                    decision,
-                    value,
-                    note,
-                    reviewer,
-                ):
-                    return latest, False
-                head = self._chain.entries[-1].sha256 if self._chain.entries else None
-                entry = make_entry(kind, target, decision, value, note, reviewer, date or utc_now(), head)
-                self._append(handle, entry)
-            finally:
-                os.close(handle)
-        return entry, True
+        with self._writing() as handle:
+            return self._add(handle, kind, target, decision, reviewer, note, value, date)
 
     def undo(self, sha256: str, reviewer: str, date: str | None = None) -> tuple[ReviewEntry, bool]:
         """Append the reversal of the entry ``sha256``: its target's decision before it, restated, or
         ``reopen`` when it had none. Only a target's latest decision can be undone."""
-        with self._guard:
-            self._refresh_from_disk()
-            entries = self._chain.entries
-            undone = next((e for e in reversed(entries) if e.sha256 == sha256), None)
+        if not reviewer.strip():
+            raise BadDecisionError("an undo needs a reviewer, as a decision does")
+        check_texts(reviewer, "")
+        with self._writing() as handle:
+            undone = next((e for e in reversed(self._chain.entries) if e.sha256 == sha256), None)
             if undone is None:
                 raise UnknownTargetError(f"entry {sha256!r}: not in {self.path}")
-            same = [e for e in entries if (e.kind, e.target) == (undone.kind, undone.target)]
-        if same[-1] is not undone:
-            raise UndoRefusedError(
-                f"{undone.kind} {undone.target}: decided again since ({same[-1].decision} by {same[-1].reviewer});"
-                " undo that decision first"
+            same = [e for e in self._chain.entries if (e.kind, e.target) == (undone.kind, undone.target)]
+            if same[-1] is not undone:
+                raise UndoRefusedError(
+                    f"{undone.kind} {undone.target}: decided again since ({same[-1].decision} by "
+                    f"{same[-1].reviewer}); undo that decision first"
+                )
+            before = same[-2] if len(same) > 1 and same[-2].decision != REOPEN else None
+            if before is None:
+                return self._add(
+                    handle, undone.kind, undone.target, REOPEN, reviewer, f"undo of {sha256[:12]}", None, date
+                )
+            return self._add(
+                handle, undone.kind, undone.target, before.decision, reviewer, before.note, before.value, date
             )
-        before = same[-2] if len(same) > 1 and same[-2].decision != REOPEN else None
-        if before is None:
-            return self.record(
-                undone.kind, undone.target, REOPEN, reviewer=reviewer, note=f"undo of {sha256[:12]}", date=date
-            )
-        return self.record(
-            undone.kind,
-            undone.target,
-            before.decision,
-            reviewer=reviewer,
-            note=before.note,
-            value=before.value,
-            date=date,
-        )
+
+    @contextmanager
+    def _writing(self) -> Iterator[int]:
+        """The log open for appending, brought up to date, with this thread and the file lock held throughout:
+        what is decided from the entries read is what the chain holds when the entry is appended."""
+        with self._guard, _locked(self.path):
+            handle = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                self._refresh(handle)
+                yield handle
+            finally:
+                os.close(handle)
+
+    def _add(
+        self,
+        handle: int,
+        kind: str,
+        target: str,
+        decision: str,
+        reviewer: str,
+        note: str,
+        value: float | None,
+        date: str | None,
+    ) -> tuple[ReviewEntry, bool]:
+        value = value if decision == "correct" else None
+        latest = self._chain.latest[kind].get(target)
+        if latest and (latest.decision, latest.value, latest.note, latest.reviewer) == (
+            decision,
+            value,
+            note,
+            reviewer,
+        ):
+            return latest, False
+        head = self._chain.entries[-1].sha256 if self._chain.entries else None
+        entry = make_entry(kind, target, decision, value, note, reviewer, date or utc_now(), head)
+        self._append(handle, entry)
+        return entry, True
 
     def _refresh_from_disk(self) -> None:
         try:
@@ -400,7 +415,15 @@ class ReviewLog:
             os.close(handle)
 
     def _refresh(self, handle: int) -> None:
-        """Bring the verified entries up to what the file holds now."""
+        """Bring the verified entries up to what the file holds now; after a break, nothing is kept (the next
+        look verifies the whole file again)."""
+        try:
+            self._catch_up(handle)
+        except ReviewChainError:
+            self._chain, self._seen = _Chain(self.path), None
+            raise
+
+    def _catch_up(self, handle: int) -> None:
         stat, seen = os.fstat(handle), self._seen
         if seen is not None and stat.st_ino == seen.inode and stat.st_size >= seen.committed:
             landmark = os.pread(handle, len(seen.tail), seen.committed - len(seen.tail))

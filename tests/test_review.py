@@ -261,6 +261,19 @@ def test_a_kept_log_reads_what_others_append_and_catches_an_edit_of_what_it_saw(
         kept.entries()
 
 
+def test_a_kept_log_that_met_a_break_verifies_everything_again(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    kept = ReviewLog(path)
+    assert len(kept.entries()) == 3
+    whole = path.read_bytes()
+    entry, _ = ReviewLog(path).record(RECORD, record_ids[7], "accept", reviewer="cli")
+    path.write_bytes(whole + b'{"not": "an entry"}\n' + entry.line().encode())  # an entry inserted by hand
+    with pytest.raises(ReviewChainError, match=r":4: not a review entry"):
+        kept.entries()
+    path.write_bytes(whole + entry.line().encode())
+    assert [e.target for e in kept.entries()] == [*record_ids[:3], record_ids[7]]  # nothing counted twice
+
+
 def test_the_writer_appends_without_rewriting(workspace, record_ids) -> None:
     path = _three_decisions(workspace, record_ids)
     inode, before = path.stat().st_ino, path.read_bytes()
