@@ -22,6 +22,7 @@ from pipeline.cli import main
 from pipeline.release.records import read_source_records
 from pipeline.reproductions import reproductions_path, store_reproductions
 from pipeline.reviews import read_reviews, reviews_path
+from pipeline.serve.workspace_view import StoredRows
 from pipeline.store import Workspace
 
 SID = "local:demo"
@@ -448,6 +449,20 @@ def test_undoing_a_second_decision_restores_the_first(server: Server) -> None:
     assert (undo.json()["status"], undo.json()["entry"]["note"]) == ("source checked", "checked p3")
     record = server.get("/api/record", source=SID, id=rid).json()["record"]
     assert record["status"] == "source checked"
+
+
+def test_kept_rows_are_read_again_when_the_audit_rewrites_them(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    shutil.copytree(built, root)
+    rows = StoredRows(Workspace(root))
+    findings_before, records_before = rows.of(SID)
+    assert rows.of(SID)[0] is findings_before  # unchanged files: not parsed again
+    path = Workspace(root).audits_dir(SID) / "findings.json"
+    stored = json.loads(path.read_text())
+    stored["findings"] = stored["findings"][1:]
+    path.write_text(json.dumps(stored))
+    assert [f["id"] for f in rows.of(SID)[0]] == [f["id"] for f in findings_before[1:]]
+    assert rows.of(SID)[1] == records_before
 
 
 @pytest.fixture

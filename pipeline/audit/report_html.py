@@ -112,7 +112,7 @@ def _problems(report: Report, where: dict[int, TableReport]) -> str:
         return (
             '<section class="problems" id="problems"><p class="none">No errors, warnings or needs-checks.</p></section>'
         )
-    return '<section class="problems" id="problems"><h2>Problems</h2>' + "".join(groups) + "</section>"
+    return '<section class="problems" id="problems"><h2>To review first</h2>' + "".join(groups) + "</section>"
 
 
 def _problem(item: Numbered, section: TableReport | None) -> str:

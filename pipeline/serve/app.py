@@ -41,12 +41,12 @@ from pipeline.serve.bodies import BodyTooLargeError, fields_of, read_json, text_
 from pipeline.serve.crops import CROPS_FOLDER, cached_crop
 from pipeline.serve.workspace_view import (
     SourceView,
+    StoredRows,
     UnknownSourceError,
     filter_findings,
     finding_summary,
     flagged_cells,
     grid_of,
-    known_ids,
     known_source,
     read_source,
     table_of,
@@ -121,6 +121,7 @@ class Workbench:
     def __init__(self, ws: Workspace, token: str) -> None:
         self.ws = ws
         self.token = token
+        self.rows = StoredRows(ws)
         self._logs: dict[str, ReviewLog] = {}
         self._logs_guard = threading.Lock()
 
@@ -131,7 +132,7 @@ class Workbench:
             return self._logs.setdefault(source_id, ReviewLog(reviews_path(self.ws, source_id)))
 
     def view_of(self, source_id: str) -> SourceView:
-        return read_source(self.ws, source_id, self.log_of(source_id))
+        return read_source(self.rows, source_id, self.log_of(source_id))
 
     def index(self, request: Request) -> Response:
         return _static("index.html")
@@ -254,7 +255,8 @@ class Workbench:
         """Append one decision through the same writer as ``litaudit review``; the target says its kind."""
         source_id, target = text_field(fields, "source"), text_field(fields, "target")
         decision = text_field(fields, "decision")
-        finding_ids, record_ids = known_ids(self.ws, source_id)
+        findings, records = self.rows.of(source_id)
+        finding_ids, record_ids = {f["id"] for f in findings}, {r["id"] for r in records}
         kind = FINDING if target in finding_ids else RECORD
         entry, added = record_decision(
             self.ws,
