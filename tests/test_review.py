@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -314,3 +318,37 @@ def test_parse_value_refuses_what_is_not_a_plain_number(text: str) -> None:
 @pytest.mark.parametrize(("text", "value"), [("0.745", 0.745), ("-3", -3.0), ("+.5", 0.5), ("1E-3", 0.001)])
 def test_parse_value_reads_plain_numbers(text: str, value: float) -> None:
     assert parse_value(text) == value
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from pipeline.reviews import RECORD, ReviewLog
+log, ids, name = ReviewLog(Path(sys.argv[1])), sys.argv[2].split(","), sys.argv[3]
+print("ready", flush=True)
+i = 0
+while True:
+    log.record(RECORD, ids[i % len(ids)], "accept", reviewer=name, note=f"{name} {i}")
+    i += 1
+"""
+
+
+def test_writers_killed_mid_append_leave_one_whole_chain(workspace, record_ids) -> None:
+    path = reviews_path(workspace, SID)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), ",".join(record_ids), name], stdout=subprocess.PIPE, text=True
+        )
+        for name in ("ann", "bob")
+    ]
+    for writer in writers:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    for writer in writers:
+        writer.send_signal(signal.SIGKILL)  # as a crash or a power cut would: no cleanup, lock freed by the kernel
+        writer.wait(timeout=30)
+    entries = read_reviews(path)  # the chain verified: no torn, forked or doubled entry
+    assert len(entries) > 10 and {e.reviewer for e in entries} == {"ann", "bob"}
+    entry, added = record_decision(workspace, SID, record_ids[0], "reject", known=set(record_ids), reviewer="cy")
+    assert added and read_reviews(path)[-1] == entry and len(read_reviews(path)) == len(entries) + 1
