@@ -110,7 +110,7 @@ class LazyGroup(click.Group):
 def main(ctx: click.Context, root: str) -> Any:
     """Turn the results tables of published papers into audited, citable records.
 
-    Exit codes: 0 success, 1 the work found problems, 2 bad usage or bad input,
-    3 internal error, 130 interrupted.
+    Exit codes: 0 success, 1 the work found problems (status: not every stage is done),
+    2 bad usage or bad input, 3 internal error, 130 interrupted.
     """
     ctx.obj = Settings.from_env(root=root)

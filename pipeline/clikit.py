@@ -10,7 +10,14 @@ from typing import Any, TypeVar
 
 import click
 
-from pipeline.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, LitauditError, internal_error_line
+from pipeline.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    OUT_OF_MEMORY,
+    LitauditError,
+    internal_error_line,
+)
 from pipeline.lock import workspace_lock
 from pipeline.settings import Settings
 
@@ -68,6 +75,8 @@ def handle_errors(fn: F) -> F:
             fail(EXIT_BAD_INPUT, f"{where}{exc.strerror or exc}", as_json)
         except KeyboardInterrupt:
             fail(EXIT_INTERRUPTED, "interrupted; stored files are intact, re-run to resume", as_json)
+        except MemoryError:
+            fail(EXIT_BAD_INPUT, OUT_OF_MEMORY, as_json)
         except Exception as exc:
             fail(EXIT_INTERNAL, internal_error_line(exc), as_json)
 

@@ -22,7 +22,7 @@ from pipeline.clikit import (
     settings_of,
     wait_option,
 )
-from pipeline.errors import EXIT_BAD_INPUT
+from pipeline.errors import EXIT_BAD_INPUT, EXIT_NOT_DONE, EXIT_OK
 from pipeline.executor import Executor, make_executor
 from pipeline.progress import progress
 from pipeline.remote import run_detached
@@ -130,7 +130,13 @@ def report_results(
     results: list[JobResult], as_json: bool, extra: dict[str, Any] | None = None, footer: list[str] | None = None
 ) -> None:
     code = overall_exit(results)
-    payload = {"ok": code == 0, "exit_code": code, "results": [r.to_dict() for r in results], **(extra or {})}
+    payload = {
+        "ok": not any(r.status == FAILED_JOB for r in results),  # the run worked; what it found is apart
+        "problems": sum(r.problems for r in results),
+        "exit_code": code,
+        "results": [r.to_dict() for r in results],
+        **(extra or {}),
+    }
     human = (
         "\n".join([describe(r) for r in results] + (footer or []))
         or "nothing to do: no source fetched yet (litaudit fetch)"
@@ -242,7 +248,11 @@ def emit(
 @click.pass_context
 @handle_errors
 def status(ctx: click.Context, source_ids: tuple[str, ...], as_json: bool) -> None:
-    """Each source and which stages are done, missing, stale, modified or failed, and what fixes each."""
+    """Each source and which stages are done, missing, stale, modified or failed, and what fixes each.
+
+    Exits 1 when any stage of a listed source is not done or a source record is broken, so that a script
+    can gate a release on it; 0 when everything is done.
+    """
     ws = Workspace(settings_of(ctx).root)
     selection = resolve_sources(ws, source_ids)
     rows = [source_status(ws, sid) for sid in selection.ids]
@@ -252,12 +262,17 @@ def status(ctx: click.Context, source_ids: tuple[str, ...], as_json: bool) -> No
     for row in rows:
         lines += [f"  {row.id} {s.stage}: {s.state}: {_describe_state(s)}" for s in row.not_done() if s.ran]
     lines += [f"  {label}: broken: {problem}" for label, problem in selection.problems.items()]
+    all_done = not selection.problems and not any(row.not_done() for row in rows)
+    code = EXIT_OK if all_done else EXIT_NOT_DONE
     payload = {
-        "ok": not selection.problems,
+        "ok": True,  # the look worked; whether everything is done is "all_done" (and the exit code)
+        "all_done": all_done,
+        "exit_code": code,
         "sources": [row.to_dict() for row in rows],
         "broken": [{"source": label, "error": problem} for label, problem in selection.problems.items()],
     }
     emit_result(as_json, payload, "\n".join(lines) if rows or selection.problems else "no source fetched yet")
+    raise SystemExit(code)
 
 
 def _describe_state(state: StageState) -> str:

@@ -1,7 +1,7 @@
 """One small exception class per failure mode; each knows its exit code.
 
-Exit codes are part of the command-line contract: 0 success, 1 the work found problems,
-2 bad usage or bad input, 3 internal error (a bug), 130 interrupted.
+Exit codes are part of the command-line contract: 0 success, 1 the work found problems (for ``status``:
+not every stage is done), 2 bad usage or bad input, 3 internal error (a bug), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import traceback
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
+EXIT_NOT_DONE = EXIT_PROBLEMS  # litaudit status: a stage of a listed source is not done
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
@@ -80,6 +81,12 @@ class WorkspaceBusyError(BadInputError):
 
 class MissingExtraError(BadInputError):
     """A feature needs an optional dependency group (a pip extra) that is not installed."""
+
+
+OUT_OF_MEMORY = (
+    "out of memory; what was stored is intact: re-run with fewer sources at once (--jobs 1), on a machine with "
+    "more memory, or with the source split into parts"
+)
 
 
 def internal_error_line(exc: BaseException) -> str:

@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import (
+    EXIT_BAD_INPUT,
     EXIT_INTERNAL,
     EXIT_PROBLEMS,
+    OUT_OF_MEMORY,
     LitauditError,
     StageInputMissingError,
     UpstreamNotDoneError,
@@ -100,6 +102,8 @@ def call_stage(ws: Workspace, job: Job) -> Ran:
         return Ran(report=job.stage.function()(ws, job.source_id, job.settings))
     except LitauditError as exc:
         return Ran(error=str(exc), exit_code=exc.exit_code)
+    except MemoryError:  # the machine, not a bug: say what to do
+        return Ran(error=OUT_OF_MEMORY, exit_code=EXIT_BAD_INPUT)
     except Exception as exc:
         return Ran(error=internal_error_line(exc), exit_code=EXIT_INTERNAL)
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
 import shutil
+import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
@@ -137,6 +140,38 @@ def test_truncated_archive_is_a_one_line_error_exit_1(invoke, release, tmp_path)
     assert result.exit_code == 1
     assert len(result.stderr.splitlines()) == 1
     assert "damaged archive" in result.stderr and str(truncated) in result.stderr
+
+
+def verify_cli(archive: Path) -> subprocess.CompletedProcess[str]:
+    """``litaudit verify ARCHIVE --json`` as a script runs it."""
+    command = [sys.executable, "-m", "pipeline", "verify", str(archive), "--json"]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def assert_damaged(archive: Path, check: str) -> None:
+    result = verify_cli(archive)
+    assert result.returncode == 1, result.stdout
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"litaudit: error: {archive}: damaged archive: its {check} check failed"), line
+    assert json.loads(result.stdout)["ok"] is False and "missing" not in result.stdout
+
+
+@pytest.mark.parametrize("where", [0.25, 0.5, 0.75, 0.999])
+def test_one_flipped_byte_in_an_archive_is_a_damaged_archive_not_missing_files(release, tmp_path, where) -> None:
+    damaged = tmp_path / f"{release.name}.tar.gz"
+    shutil.copy(_archive_of(release), damaged)
+    flip_byte(damaged, int(damaged.stat().st_size * where))
+    assert_damaged(damaged, "gzip")
+
+
+def test_a_corrupt_entry_header_inside_a_sound_gzip_stream_fails_the_tar_check(release, tmp_path) -> None:
+    tar_bytes = bytearray(gzip.decompress(_archive_of(release).read_bytes()))
+    with tarfile.open(fileobj=io.BytesIO(bytes(tar_bytes))) as tar:
+        later = tar.getmembers()[len(tar.getmembers()) // 2]  # tarfile reads a bad header after the first as the end
+    tar_bytes[later.offset + 5] ^= 0x01  # a byte of its name: the header's checksum no longer holds
+    damaged = tmp_path / f"{release.name}.tar.gz"
+    damaged.write_bytes(gzip.compress(bytes(tar_bytes)))
+    assert_damaged(damaged, "tar")
 
 
 def test_tampered_archive_names_the_file(invoke, release, tmp_path) -> None:

@@ -5,18 +5,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from pipeline.audit.context import record_position
-from pipeline.model import Finding, Record
+from pipeline.audit.context import TableIndex
+from pipeline.model import Finding, Record, Table
 from pipeline.reproductions import summary_of
 
 
-def concerns(finding: Finding, record: Record) -> bool:
-    """Whether a finding is about a record, from the finding's scope (cells, rows, columns, table, paper)."""
+def concerns(finding: Finding, position: tuple[str, int, int] | None) -> bool:
+    """Whether a finding is about the record at ``position`` (table key, row, col; None for a record of no
+    cell), from the finding's scope (cells, rows, columns, table, paper)."""
     scope = finding.details.get("scope", {})
     kind = scope.get("kind", "cells")
     if kind == "paper":
         return True
-    position = record_position(record)
     if position is None or position[0] != finding.details.get("table_key"):
         return False
     _, row, col = position
@@ -35,16 +35,27 @@ def limitation(finding: Finding) -> str:
     return f"{finding.message} [{finding.check}, {finding.severity}; finding {finding.id}]"
 
 
-def attach_findings(records: list[Record], findings: list[Finding]) -> tuple[list[Record], list[Finding]]:
+def attach_findings(
+    records: list[Record], findings: list[Finding], tables: list[Table]
+) -> tuple[list[Record], list[Finding]]:
     """Copies of the records with finding ids and limitations added, and of the findings with record ids.
 
     Every finding is linked (ids); only those that limit (:attr:`Finding.is_limitation`) become words in
-    ``limitations`` (a consistent aggregate is not a limitation of its cells, nor a dismissed finding).
+    ``limitations`` (a consistent aggregate is not a limitation of its cells, nor a dismissed finding). A record
+    is weighed against the findings of its own table (by locator) and those about the whole paper only, so the
+    cost grows with records and findings, not with their product.
     """
+    index = TableIndex(tables)
+    by_table: dict[str | None, list[int]] = {}
+    for number, finding in enumerate(findings):
+        paper = finding.details.get("scope", {}).get("kind") == "paper"
+        by_table.setdefault(None if paper else finding.details.get("table_key"), []).append(number)
     linked: dict[str, list[str]] = {f.id: [] for f in findings}
     out_records = []
     for record in records:
-        mine = [f for f in findings if concerns(f, record)]
+        position = index.position(record.locator or "")
+        candidates = sorted([*by_table.get(None, []), *(by_table.get(position[0], []) if position else [])])
+        mine = [findings[n] for n in candidates if concerns(findings[n], position)]
         for finding in mine:
             linked[finding.id].append(record.id)
         words = [limitation(f) for f in mine if f.is_limitation]

@@ -7,17 +7,9 @@ from typing import Any
 
 from pipeline.audit.checks.base import Check, Issue, settle
 from pipeline.audit.context import AuditInput, table_key_of
-from pipeline.audit.tableview import TableView, view_table
 from pipeline.model import Finding, Table, where_printed
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "needs-check": 2, "info": 3}
-
-
-def _view_of(inp: AuditInput, table: Table) -> TableView:
-    for view in inp.views:
-        if view.table is table:
-            return view
-    return view_table(table)
 
 
 def evidence_confidence(inp: AuditInput, issue: Issue) -> float | None:
@@ -34,13 +26,13 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
     settled = settle(severity, issue.certainty, check.reason_for(issue, severity), confidence, inp.settings)
     locators, readable = [], []
     if issue.table is not None:
-        view = _view_of(inp, issue.table)
+        view = inp.view_of(issue.table)
         for row, col in issue.cells:
             locator = view.locator(row, col, inp.source_sha256)
             locators.append(locator.id)
             readable.append(locator.readable)
     for table, (row, col) in issue.elsewhere:
-        locator = _view_of(inp, table).locator(row, col, inp.source_sha256)
+        locator = inp.view_of(table).locator(row, col, inp.source_sha256)
         locators.append(locator.id)
         readable.append(locator.readable)
     details: dict[str, Any] = dict(issue.details)
@@ -50,9 +42,10 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
         where = where_printed(issue.table.page, issue.table.artifact)
         table_label = issue.table.label or f"Unlabelled table {issue.table.index + 1} ({where})"
         details["table_key"] = table_key_of(issue.table)
-    digest = hashlib.sha256(
-        "\x1f".join([inp.source_sha256, check.id, table_label or "", *locators, issue.message]).encode()
-    ).hexdigest()[:10]
+    parts = [inp.source_sha256, check.id, table_label or "", *locators, issue.message]
+    if issue.table is not None and _printed_before(inp, issue.table):
+        parts.append(details["table_key"])  # a label printed again: told apart by where it is printed
+    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:10]
     return Finding(
         id=f"{check.id}:{digest}",
         check=check.id,
@@ -70,6 +63,16 @@ def make_finding(inp: AuditInput, check: Check, issue: Issue) -> Finding:
         reason=settled.reason,
         confidence=confidence,
     )
+
+
+def _printed_before(inp: AuditInput, table: Table) -> bool:
+    """Whether another table of this input has the same label and comes first (ids of findings about the first
+    stay what they were before labels printed again were told apart)."""
+    first = inp.cache.setdefault("first by label", {})
+    if not first:
+        for t in inp.tables:
+            first.setdefault(t.label, t)
+    return table.label is not None and first.get(table.label, table) is not table
 
 
 def _scope(issue: Issue) -> dict[str, Any]:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.audit.checks.base import SEVERITIES
-from pipeline.audit.context import locator_position, record_position, table_key_of
+from pipeline.audit.context import TableIndex, table_key_of
+from pipeline.audit.context import locator_position as locator_position  # the workbench reads it here
 from pipeline.audit.findings import SEVERITY_ORDER
 from pipeline.model import Finding, Record, Table, where_printed
 from pipeline.reviews import FINDING, STATUS_AFTER, ReviewEntry
@@ -109,43 +110,53 @@ def build_report(
     notes: list[str],
     images: dict[int, bytes] | None = None,
 ) -> Report:
-    keys = {table_key_of(t): t for t in tables}
-    ordered = sorted(findings, key=lambda f: (_table_order(f, tables), SEVERITY_ORDER.get(f.severity, 9), f.id))
+    """Findings, records and cell marks go to their table by locator, each once: a report grows with the
+    tables, cells and findings, whatever the labels."""
+    index = TableIndex(tables)
+    order = {table_key_of(t): i for i, t in enumerate(tables)}
+    ordered = sorted(
+        findings,
+        key=lambda f: (order.get(f.details.get("table_key"), -1), SEVERITY_ORDER.get(f.severity, 9), f.id),
+    )
     numbered = [Numbered(i, f) for i, f in enumerate(ordered, 1)]
     by_id = {n.finding.id: n for n in numbered}
+    own: dict[str, list[Numbered]] = {}
+    marks: dict[str, list[tuple[Numbered, int, int]]] = {}
+    for item in numbered:
+        own.setdefault(item.finding.details.get("table_key") or "", []).append(item)
+        for locator in item.finding.locators:
+            if (position := index.position(locator)) is not None:
+                marks.setdefault(position[0], []).append((item, position[1], position[2]))
 
     def row(record: Record) -> RecordRow:
         return RecordRow(record, decisions.get(record.id), [by_id[i] for i in record.findings if i in by_id])
 
-    paper = [n for n in numbered if n.finding.details.get("table_key") not in keys]
-    sections = []
-    for table in tables:
-        key = table_key_of(table)
-        mine = [n for n in numbered if n.finding.details.get("table_key") == key]
-        rows = [row(r) for r in records if (p := record_position(r)) and p[0] == key]
-        sections.append(
-            TableReport(
-                table,
-                anchor=f"table-{table.index}",
-                title=table_title(table),
-                grid=_grid(table, numbered),
-                findings=mine,
-                records=rows,
-                image=(images or {}).get(table.index),
-            )
+    rows: dict[str, list[RecordRow]] = {}
+    others = []
+    for record in records:
+        position = index.position(record.locator or "")
+        if position is not None and position[0] in order:
+            rows.setdefault(position[0], []).append(row(record))
+        else:
+            others.append(row(record))
+    paper = [n for n in numbered if n.finding.details.get("table_key") not in order]
+    sections = [
+        TableReport(
+            table,
+            anchor=f"table-{table.index}",
+            title=table_title(table),
+            grid=_grid(table, marks.get(key := table_key_of(table), [])),
+            findings=own.get(key, []),
+            records=rows.get(key, []),
+            image=(images or {}).get(table.index),
         )
-    placed = {r.record.id for s in sections for r in s.records}
-    others = [row(r) for r in records if r.id not in placed]
+        for table in tables
+    ]
     counts = {s: sum(f.severity == s for f in findings) for s in SEVERITIES}
     return Report(source_id, source_sha256, counts, checks, notes, paper, sections, others)
 
 
-def _table_order(finding: Finding, tables: list[Table]) -> int:
-    key = finding.details.get("table_key")
-    return next((i for i, t in enumerate(tables) if table_key_of(t) == key), -1)
-
-
-def _grid(table: Table, numbered: list[Numbered]) -> list[list[GridCell]]:
+def _grid(table: Table, marks: list[tuple[Numbered, int, int]]) -> list[list[GridCell]]:
     grid = [[GridCell("") for _ in range(table.n_cols)] for _ in range(table.n_rows)]
     for cell in table.cells:
         for r in range(cell.row, min(cell.row + cell.row_span, table.n_rows)):
@@ -153,18 +164,15 @@ def _grid(table: Table, numbered: list[Numbered]) -> list[list[GridCell]]:
                 grid[r][c] = GridCell(None)
         if cell.row < table.n_rows and cell.col < table.n_cols:
             grid[cell.row][cell.col] = GridCell(cell.text, cell.kind, cell.bold, cell.row_span, cell.col_span)
-    key = table_key_of(table)
-    for item in numbered:
-        for locator in item.finding.locators:
-            position = locator_position(locator)
-            if position is None or position[0] != key or position[1] >= table.n_rows or position[2] >= table.n_cols:
-                continue
-            target = grid[position[1]][position[2]]
-            if item.number not in target.numbers:
-                target.numbers.append(item.number)
-            rank = SEVERITY_ORDER.get(item.finding.severity, 9)
-            if target.severity is None or rank < SEVERITY_ORDER.get(target.severity, 9):
-                target.severity = item.finding.severity
+    for item, row, col in marks:
+        if row >= table.n_rows or col >= table.n_cols:
+            continue
+        target = grid[row][col]
+        if item.number not in target.numbers:
+            target.numbers.append(item.number)
+        rank = SEVERITY_ORDER.get(item.finding.severity, 9)
+        if target.severity is None or rank < SEVERITY_ORDER.get(target.severity, 9):
+            target.severity = item.finding.severity
     return grid
 
 

@@ -37,7 +37,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     entries = read_reviews(reviews_path(ws, source_id))
     on_findings = latest_decisions(entries, FINDING)
     findings = [reviewed(f, on_findings.get(f.id)) for f in checked.findings]
-    records, findings = attach_findings(inp.records or [], findings)
+    records, findings = attach_findings(inp.records or [], findings, inp.tables)
     records = attach_reproductions(records, inp.reproductions)
     folder = ws.audits_dir(source_id)
     decisions = latest_decisions(entries)

@@ -17,6 +17,7 @@ from pipeline.store import atomic_writer
 
 FILE_MODE, DIR_MODE = 0o644, 0o755
 COMPRESS_LEVEL = 6  # PDFs barely compress; 9 costs time for nothing
+_CHUNK = 1 << 20
 
 
 class DamagedArchiveError(LitauditError):
@@ -76,18 +77,39 @@ def _check_member(archive: Path, member: tarfile.TarInfo, top: str | None) -> st
     return parts[0]
 
 
+def _check_stream(archive: Path, end: int) -> None:
+    """The whole gzip stream read to its trailer (CRC-32 and length checked), and nothing but the tar's closing
+    zeros after its last entry (``end``): tarfile takes a corrupt header after the first for the end of the
+    archive, so a damaged one otherwise reads as a release with files missing."""
+    try:
+        with gzip.open(archive, "rb") as stream:
+            offset = 0
+            while chunk := stream.read(_CHUNK):
+                tail = chunk[max(end - offset, 0) :]
+                if tail.strip(b"\0"):
+                    raise DamagedArchiveError(
+                        f"{archive}: damaged archive: its tar check failed (an unreadable entry header at or after"
+                        f" byte {end} of the tar)"
+                    )
+                offset += len(chunk)
+    except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+        raise DamagedArchiveError(f"{archive}: damaged archive: its gzip check failed ({exc})") from None
+
+
 def extract_archive(archive: Path, dest: Path) -> Path:
     """Extract a release archive into ``dest`` and return its one top folder; damage -> one-line error."""
     try:
         with tarfile.open(archive, "r:gz") as tar:
-            members = tar.getmembers()  # reads to the end, so a truncated archive fails here
+            members = tar.getmembers()  # reads every header, so a truncated archive fails here
             if not members:
                 raise DamagedArchiveError(f"{archive}: empty archive")
             top: str | None = None
             for member in members:
                 top = _check_member(archive, member, top)
+            _check_stream(archive, tar.offset)
             tar.extractall(dest, members=members, filter="data")
     except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        raise DamagedArchiveError(f"{archive}: damaged archive, cannot be read to the end ({exc})") from None
+        _check_stream(archive, 1 << 62)  # a stream that fails gzip's check is named so
+        raise DamagedArchiveError(f"{archive}: damaged archive: its tar check failed ({exc})") from None
     assert top is not None
     return dest / top

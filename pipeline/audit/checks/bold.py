@@ -33,7 +33,7 @@ from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
 from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric
 from pipeline.audit.tableview import Pos, TableView
-from pipeline.audit.text import cited_tables, split_sentences, table_key
+from pipeline.audit.text import split_sentences
 from pipeline.numbers import PrintedNumber
 
 BOLD_MEANS_BEST = re.compile(
@@ -102,12 +102,9 @@ def bold_statements(inp: AuditInput, view: TableView) -> list[str]:
     texts = [view.table.caption]
     if view.table.artifact:  # a text source: its section says what the caption leaves unsaid; it has no pages
         return [t for t in (*texts, *split_sentences(view.table.context)) if _BOLD.search(t)]
-    if inp.text is not None:
-        key, pages = table_key(view.table.label), {view.table.page, *view.table.continued_pages}
-        for sentence in inp.text.sentences:
-            cited = cited_tables(sentence.text)
-            if (key is not None and key in cited) or (sentence.page in pages and not cited):
-                texts.append(sentence.text)
+    texts += [s.text for s in inp.citing(view.table)]
+    for page in dict.fromkeys([view.table.page, *view.table.continued_pages]):
+        texts += [s.text for s in inp.uncited_on(page)]
     return [t for t in texts if _BOLD.search(t)]
 
 

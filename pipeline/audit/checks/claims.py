@@ -34,7 +34,7 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.quantified import quantified_claims
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import Pos, TableView
-from pipeline.audit.text import Sentence, cited_tables, table_key
+from pipeline.audit.text import Sentence
 from pipeline.catalogue import compact_label
 from pipeline.numbers import Interval, PrintedNumber, parse_number
 
@@ -72,11 +72,6 @@ class _Quote:
 def check_text_claims(inp: AuditInput) -> list[Issue]:
     if inp.text is None:
         return []
-    by_key: dict[str, list[TableView]] = {}
-    for view in inp.views:
-        key = table_key(view.table.label)
-        if key is not None:
-            by_key.setdefault(key, []).append(view)  # a table continued on the next page is one table
     # a text source's tables (a README's) often have no label to cite: its prose names their rows and columns
     unlabelled = [v for v in inp.views if v.table.label is None and v.table.artifact]
     issues: list[Issue] = []
@@ -84,7 +79,8 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
         quotes = _quotes(sentence.text)
         if quotes and unlabelled:
             issues += _unlabelled_mismatches(unlabelled, sentence, quotes)
-        keys = sorted(k for k in cited_tables(sentence.text) if k in by_key)
+        by_key = inp.cited(sentence)  # a table continued on the next page is one table
+        keys = sorted(by_key)
         if not keys:
             continue
         if not quotes:
@@ -98,9 +94,8 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
             for quote, pin in _mismatches(view, sentence.text, _bound(sentence.text, key, quotes), supported):
                 issues.append(_issue(view, sentence, quote, pin, supported))
     for sentence, keys in inp.text.in_scope():  # after a citation: only claims over every cell of a named line
-        issues.extend(
-            i for k in sorted(keys) if k in by_key for i in quantified_claims(by_key[k][0], sentence, _named_at)
-        )
+        named = inp.named(keys, sentence.page)
+        issues.extend(i for run in named.values() for i in quantified_claims(run[0], sentence, _named_at))
     return issues
 
 

@@ -79,7 +79,7 @@ def check_contradictions(inp: AuditInput) -> list[Issue]:
         caption_sides = sides(view.table.caption)
         if key is None or not caption_sides:
             continue
-        for sentence in inp.text.citing(view.table.label):
+        for sentence in inp.citing(view.table):
             issues.extend(_compare(view.table, caption_sides, sentence, about_table(sentence.text, key)))
     return issues
 

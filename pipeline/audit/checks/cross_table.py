@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
-from pipeline.audit.context import AuditInput, record_position, table_key_of
+from pipeline.audit.context import AuditInput, nearest, table_key_of
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.catalogue import Catalogue, DatasetDef
 from pipeline.model import Record
@@ -39,28 +39,34 @@ def check_cross_table_means(inp: AuditInput) -> list[Issue]:
     views = {table_key_of(v.table): v for v in inp.views}
     cells: dict[tuple[str, str, str], list[tuple[DatasetDef, _Cell]]] = defaultdict(list)  # task, config, metric
     for record in inp.records:
-        found = _cell(record, views)
+        found = _cell(inp, record, views)
         dataset = catalogue.dataset_by_name(record.dataset or "")
         if found is not None and dataset is not None and record.configuration and record.metric:
             cells[dataset.benchmark + "|" + dataset.task, record.configuration, record.metric].append((dataset, found))
     groups: dict[tuple[str, str, str], list[tuple[_Cell, list[_Cell]]]] = defaultdict(list)
     for items in cells.values():
-        whole = [c for d, c in items if not d.part and _has_parts(catalogue, d)]
-        for task_cell in whole:
+        # the parts by the label of their table, then by table: a label printed more than once (a volume, a
+        # supplement restarting its numbering) is read as the table of that label nearest the summary
+        by_label: dict[str, dict[int, list[_Cell]]] = defaultdict(lambda: defaultdict(list))
+        for d, c in items:
+            if d.part:
+                by_label[c.view.table.label or ""][id(c.view.table)].append(c)
+        ordered = {
+            label: sorted(tables.values(), key=lambda parts: (parts[0].view.table.page, parts[0].view.table.index))
+            for label, tables in by_label.items()
+        }
+        for task_cell in (c for d, c in items if not d.part and _has_parts(catalogue, d)):
             label = task_cell.view.table.label or ""
-            parts_by_table: dict[str, list[_Cell]] = defaultdict(list)
-            for d, c in items:
-                if d.part and (c.view.table.label or "") != label:
-                    parts_by_table[c.view.table.label or ""].append(c)
-            for other, parts in parts_by_table.items():
-                if len(parts) >= 2:
+            for other, tables in ordered.items():
+                parts = nearest(tables, task_cell.view.table.page, lambda p: p[0].view.table.page) or []
+                if other != label and len(parts) >= 2:
                     key = (table_key_of(task_cell.view.table), task_cell.record.dataset or "", other)
                     groups[key].append((task_cell, parts))
     return [_issue(items) for items in groups.values()]
 
 
-def _cell(record: Record, views: dict[str, TableView]) -> _Cell | None:
-    position = record_position(record)
+def _cell(inp: AuditInput, record: Record, views: dict[str, TableView]) -> _Cell | None:
+    position = inp.index.position(record.locator or "")
     printed = parse_number(record.printed)
     if position is None or position[0] not in views or printed is None:
         return None

@@ -68,11 +68,14 @@ def check_undefined_metrics(inp: AuditInput) -> list[Issue]:
     corpus = [s.text for s in inp.text.sentences] + list(inp.text.captions.values()) + [t.caption for t in inp.tables]
     corpus += headers
     issues = []
+    defined: dict[tuple[str, str], bool] = {}  # a term printed in many tables is looked up in the corpus once
     for view in inp.views:
         for term in _terms(inp, inp.catalogue, view).values():
-            if any(_defines(text, term) for text in corpus):
-                continue
-            issues.append(_issue(view, term))
+            key = (term.printed, term.metric.id if term.metric is not None else "")
+            if key not in defined:
+                defined[key] = any(_defines(text, term) for text in corpus)
+            if not defined[key]:
+                issues.append(_issue(view, term))
     return issues
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.audit.checks.base import Issue
-from pipeline.audit.context import AuditInput, record_position, table_key_of
+from pipeline.audit.context import AuditInput, table_key_of
 from pipeline.reproductions import DIFFERS
 
 DOUBT = "the protocol re-run here (config/protocols) may differ from the paper's own split, probe or seeds"
@@ -25,7 +25,7 @@ def check_reproductions(inp: AuditInput) -> list[Issue]:
         if entry.get("verdict") != DIFFERS:
             continue
         record = records.get(str(entry.get("record_id")))
-        position = record_position(record) if record is not None else None
+        position = inp.index.position(record.locator or "") if record is not None else None
         table = tables.get(position[0]) if position is not None else None
         if record is None or table is None or position is None or record.printed != entry.get("printed_text"):
             issues.append(_stale(entry))

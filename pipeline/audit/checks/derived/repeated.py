@@ -11,7 +11,9 @@ whose paths name different shots, splits or sizes never pair, so a different set
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.audit.checks.base import Issue
@@ -41,15 +43,41 @@ class Column:
 
 
 def check_repeated(inp: AuditInput) -> list[Issue]:
-    columns = [c for view in inp.views for c in _columns(inp, view)]
-    rows = [r for view in inp.views for r in _rows(inp, view)]
+    """Each kind of column (one path printing the same numbers: a table printed again in a volume or a
+    supplement is one kind) against every later kind of column and every kind of row, each column against
+    the copy of the other kind printed nearest it: the cost and the findings grow with the tables, not with
+    the square of the copies."""
+    columns = _kinds(c for view in inp.views for c in _columns(inp, view))
+    rows = _kinds(r for view in inp.views for r in _rows(inp, view))
     issues: list[Issue] = []
-    for i, first in enumerate(columns):
-        for second in [*columns[i + 1 :], *rows]:
-            if first.view is second.view or not _compatible(first.tokens, second.tokens):
+    for i, kind in enumerate(columns):
+        for other in [*columns[i + 1 :], *rows]:
+            if not _compatible(kind[0].tokens, other[0].tokens):
                 continue
-            issues.extend(_compare(first, second))
+            for first in kind:
+                second = _nearest_elsewhere(other, first)
+                if second is not None:
+                    issues.extend(_compare(first, second))
     return issues
+
+
+def _kinds(slices: Iterable[Column]) -> list[list[Column]]:
+    """Slices grouped by what they print (path and numbers), in order of first appearance, each in page order."""
+    kinds: dict[tuple[object, ...], list[Column]] = {}
+    for c in slices:
+        printed = tuple(sorted((k, op.number.text) for k, op in c.cells.items()))
+        kinds.setdefault((c.across, c.path, printed), []).append(c)
+    return [sorted(k, key=lambda c: (c.view.table.page, c.view.table.index)) for k in kinds.values()]
+
+
+def _nearest_elsewhere(kind: list[Column], first: Column) -> Column | None:
+    """The slice of ``kind`` printed nearest ``first`` in another table; of two as near, the earlier."""
+    page = first.view.table.page
+    at = bisect.bisect_left(kind, page, key=lambda c: c.view.table.page)
+    below = next((kind[i] for i in range(at - 1, -1, -1) if kind[i].view is not first.view), None)
+    above = next((kind[i] for i in range(at, len(kind)) if kind[i].view is not first.view), None)
+    found = [c for c in (below, above) if c is not None]
+    return min(found, key=lambda c: abs(c.view.table.page - page), default=None)
 
 
 def _columns(inp: AuditInput, view: TableView) -> list[Column]:
