@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed bench-sources bench-report-size bench-journals clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed bench-sources bench-report-size bench-journals bench-calibration clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,9 +51,13 @@ bench-probe: $(VENV)/.installed
 bench-reproduce: $(VENV)/.installed
 	$(PY) benchmarks/bench_reproduce.py
 
-# Journal layouts: label recall, tables over non-table regions, cell F1 beside camelot-stream (../shared/corpus/journals).
+# Journal layouts: label recall, tables over non-table regions, cell F1 beside camelot-stream, per paper and overall (../shared/corpus/journals and journals2).
 bench-journals: $(VENV)/.installed
 	PATH=$(abspath $(VENV))/bin:$$PATH $(PY) benchmarks/bench_journals.py --shared $(SHARED)
+
+# Does confidence tell the truth? Bins against cell F1 and exact share, ECE, misread tables, a reliability plot.
+bench-calibration: $(VENV)/.installed
+	$(PY) benchmarks/bench_calibration.py --shared $(SHARED) --plot .bench/calibration.png
 
 bench-extract-speed: $(VENV)/.installed
 	$(PY) benchmarks/bench_extract_speed.py

@@ -1,16 +1,19 @@
 """Audit precision on real papers, against findings judged by looking at the printed page.
 
 Runs the whole pipeline (``litaudit fetch --file PDF --id local:<stem>``, then ``litaudit run --jobs 2``) on the
-32 papers of ../shared/corpus/papers and the 16 of ../shared/corpus/journals/papers, each set in its own
-workspace under .bench/realpapers/ (gitignored; re-runs skip the stages that are up to date, and the audit is
-always run again so that a change to the checks is measured). Then matches every error and warning finding
-to the judgements in benchmarks/realpapers/*.jsonl (key: paper, check, table, sorted readable locators) and
-prints precision per check, per family (``derived-*`` against the audit's own checks), per set and per check
-within each set (``set journals / aggregate-row``), for errors alone and for errors and warnings together,
-followed by the error and warning findings not judged yet.
+32 papers of ../shared/corpus/papers, the 16 of ../shared/corpus/journals/papers and the 12 of
+../shared/corpus/journals2/papers, each set in its own workspace under .bench/realpapers/ (gitignored; re-runs
+skip the stages that are up to date, and the audit is always run again so that a change to the checks is
+measured). Then matches every error and warning finding to the judgements in benchmarks/realpapers/*.jsonl
+(key: paper, check, table, sorted readable locators) and prints precision per check, per family (``derived-*``
+against the audit's own checks), per set and per check within each set (``set journals / aggregate-row``), for
+errors alone and for errors and warnings together; then recall on the known problems
+(benchmarks/realpapers/known_problems.json: what a careful reader found on the page), per problem, per kind
+of relation and per check that found it; then the error and warning findings not judged yet.
 
 Precision counts judged findings only; unjudged ones are listed, never guessed. ``needs-check`` findings (the
 extraction was too unsure to let a check judge) are counted separately: shown to a reviewer, never an error.
+A known problem counts as found only by an error or warning finding not judged false.
 
     python benchmarks/bench_audit_real.py [--shared ../shared] [--jobs 2] [--no-run] [--unjudged FILE] [--json]
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -32,7 +36,12 @@ from pipeline.audit.checks import CHECKS
 ROOT = Path(__file__).resolve().parents[1]
 JUDGED_DIR = ROOT / "benchmarks" / "realpapers"
 WORK_DIR = ROOT / ".bench" / "realpapers"
-SETS = {"papers": ("corpus", "papers"), "journals": ("corpus", "journals", "papers")}
+KNOWN_PROBLEMS = JUDGED_DIR / "known_problems.json"
+SETS = {
+    "papers": ("corpus", "papers"),
+    "journals": ("corpus", "journals", "papers"),
+    "journals2": ("corpus", "journals2", "papers"),
+}
 JUDGED_SEVERITIES = ("error", "warning")
 LISTED_SEVERITIES = (*JUDGED_SEVERITIES, "needs-check")  # needs-check findings are judged too, counted apart
 
@@ -90,9 +99,12 @@ def verdict_of(finding: Seen, judged: dict[Key, list[dict]]) -> str | None:
 
 
 def code_digest() -> str:
-    """The litaudit code the extractions were made with: the stages know their inputs, not the code."""
+    """The litaudit code the extractions were made with: the stages know their inputs, not the code. The audit's
+    own code is left out: the audit is run again every time."""
     digest = hashlib.sha256()
     for path in sorted((ROOT / "pipeline").rglob("*.py")):
+        if path.is_relative_to(ROOT / "pipeline" / "audit"):
+            continue
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
@@ -123,19 +135,20 @@ def _litaudit(workspace: Path, *args: str) -> None:
         print(f"  litaudit {' '.join(args)}: exit {done.returncode}: {' | '.join(tail)}", file=sys.stderr)
 
 
-def read_findings(name: str, workspace: Path) -> tuple[list[Seen], int]:
-    """The findings of every audited paper of the set, and how many papers were audited."""
-    seen = []
+def read_findings(name: str, workspace: Path) -> tuple[list[Seen], list[str]]:
+    """The findings of every audited paper of the set, and the papers audited."""
+    seen, papers = [], []
     paths = sorted((workspace / "audits").glob("*/findings.json"))
     for path in paths:
         document = json.loads(path.read_text(encoding="utf-8"))
         paper = str(document["source"]["id"]).removeprefix("local:")
+        papers.append(paper)
         for f in document["findings"]:
             locators = tuple(sorted(f.get("locators_readable", [])))
             table = f.get("table_label") or ""
             certainty = f.get("certainty", "")
             seen.append(Seen(name, paper, f["check"], table, locators, f["severity"], f["message"], certainty))
-    return seen, len(paths)
+    return seen, papers
 
 
 @dataclass
@@ -183,10 +196,67 @@ def tally(findings: list[Seen], judged: dict[Key, list[dict]]) -> dict[str, dict
     return table
 
 
-def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: int) -> list[Seen]:
+@dataclass(frozen=True)
+class KnownProblem:
+    """A problem a careful reader found on the page: the audit should raise it at warning or error."""
+
+    id: str
+    source: str
+    paper: str
+    table: str
+    kind: str
+    mentions: tuple[str, ...]
+
+    def found_by(self, finding: Seen, verdict: str | None) -> bool:
+        if finding.paper != self.paper or finding.severity not in JUDGED_SEVERITIES or verdict == "false":
+            return False
+        if self.table and not finding.table.startswith(self.table):
+            return False
+        return any(re.search(rf"(?<![\w.]){re.escape(m)}(?![\w]|\.\d)", finding.message) for m in self.mentions)
+
+
+def load_known(path: Path = KNOWN_PROBLEMS) -> list[KnownProblem]:
+    items = json.loads(path.read_text(encoding="utf-8"))["problems"]
+    return [KnownProblem(**{**item, "mentions": tuple(item["mentions"])}) for item in items]
+
+
+def recall(
+    findings: list[Seen], judged: dict[Key, list[dict]], known: list[KnownProblem], papers: set[str]
+) -> dict[str, list[Seen]]:
+    """Known problem id -> the findings that raise it (empty: missed). Problems of papers not audited are left out."""
+    return {
+        problem.id: [f for f in findings if problem.found_by(f, verdict_of(f, judged))]
+        for problem in known
+        if problem.paper in papers
+    }
+
+
+def print_recall(found: dict[str, list[Seen]], known: list[KnownProblem]) -> None:
+    problems = [p for p in known if p.id in found]
+    hits = [p for p in problems if found[p.id]]
+    share = f"{len(hits) / len(problems):.2f}" if problems else "n/a"
+    print(f"\nrecall on the known problems ({KNOWN_PROBLEMS.name}): {share} ({len(hits)}/{len(problems)})")
+    for label, key in (("source", lambda p: p.source), ("kind", lambda p: p.kind)):
+        groups: dict[str, list[KnownProblem]] = defaultdict(list)
+        for problem in problems:
+            groups[key(problem)].append(problem)
+        for name, members in sorted(groups.items()):
+            got = sum(bool(found[p.id]) for p in members)
+            print(f"  {label} {name:40} {got / len(members):.2f} ({got}/{len(members)})")
+    by_check = Counter(check for p in hits for check in {f.check for f in found[p.id]})
+    by_family = Counter(family for p in hits for family in {f.family for f in found[p.id]})
+    print("  found by check: " + (", ".join(f"{c} {n}" for c, n in sorted(by_check.items())) or "none"))
+    print("  found by family: " + (", ".join(f"{c} {n}" for c, n in sorted(by_family.items())) or "none"))
+    for problem in problems:
+        seen = found[problem.id]
+        how = "; ".join(sorted({f"{f.check} {f.severity}" for f in seen})) if seen else "MISSED"
+        print(f"  {problem.id:7} {problem.paper:40} {problem.table or '(any table)':12} {how}")
+
+
+def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: list[str]) -> list[Seen]:
     table = tally(findings, judged)
     count = sum(len(items) for items in judged.values())
-    print(f"{len(findings)} findings on {papers} audited papers; {count} judgements in {JUDGED_DIR.name}/")
+    print(f"{len(findings)} findings on {len(papers)} audited papers; {count} judgements in {JUDGED_DIR.name}/")
     items = [item for group in judged.values() for item in group]
     genuine = sum(item["verdict"] == "genuine" for item in items)
     print(f"on record: {genuine} genuine, {len(items) - genuine} false (findings of earlier versions included)")
@@ -198,6 +268,8 @@ def print_report(findings: list[Seen], judged: dict[Key, list[dict]], papers: in
     declined = Counter(f.check for f in findings if f.certainty == "declined")
     shown = ", ".join(f"{check} {n}" for check, n in sorted(declined.items())) or "none"
     print(f"\ndeclined (noted as info with the reason, so recall is not lost silently): {shown}")
+    known = load_known()
+    print_recall(recall(findings, judged, known, set(papers)), known)
     unjudged = [f for f in findings if f.severity in LISTED_SEVERITIES and verdict_of(f, judged) is None]
     print(f"\nunjudged error/warning/needs-check findings: {len(unjudged)}")
     for f in unjudged:
@@ -218,7 +290,7 @@ def main() -> int:
         print(f"bench-audit-real: skipped, {args.shared}/corpus not found (the real papers live in ../shared)")
         return 0
     findings: list[Seen] = []
-    papers = 0
+    papers: list[str] = []
     for name, parts in SETS.items():
         pdfs = sorted(args.shared.joinpath(*parts).glob("*.pdf"))
         workspace = WORK_DIR / name if args.no_run else run_set(name, pdfs, args.jobs)
@@ -227,7 +299,10 @@ def main() -> int:
     judged = load_judgements()
     if args.json:
         table = tally(findings, judged)
-        print(json.dumps({g: {k: t.as_dict() for k, t in row.items()} for g, row in table.items()}, indent=2))
+        shown: dict[str, object] = {g: {k: t.as_dict() for k, t in row.items()} for g, row in table.items()}
+        found = recall(findings, judged, load_known(), set(papers))
+        shown["recall"] = {pid: sorted({f.check for f in seen}) for pid, seen in found.items()}
+        print(json.dumps(shown, indent=2))
         return 0
     unjudged = print_report(findings, judged, papers)
     if args.unjudged:

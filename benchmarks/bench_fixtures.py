@@ -17,7 +17,7 @@ from pathlib import Path
 import testpapers  # noqa: F401  (puts tests/ on the path for the typeset test papers)
 from papers import EXTRA_FEATURE_PAPERS, FEATURE_PAPERS, render_side_by_side, render_unnamed_bold
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import PaperTruth, demo_truth, render_paper, write_demo_paper
 
 

@@ -1,11 +1,17 @@
-"""Life-science journal layouts (../shared/corpus/journals): one extraction run, then
+"""Life-science journal layouts (../shared/corpus/journals and journals2): per set, one extraction run, then
 (1) label recall per paper and overall: each captioned table found on every page it occupies under its printed label,
 (2) tables extracted over not_tables.tsv regions (figures, footers, reference lists, invisible text), and the
     regions set apart as figures (kept apart from the tables, so never counted as one),
-(3) mean/micro cell F1 and exact share on journals/gold for the project and camelot-stream, in one run,
-(4) the judged audit precision on these papers (the pipeline run as bench_audit_real runs it; --skip-audit).
+(3) mean/micro cell F1 and exact share on the set's gold for the project and camelot-stream, in one run, and
+    the mean F1 per paper,
+then the same figures over both sets together, and (4) the judged audit precision on the journals papers (the
+pipeline run as bench_audit_real runs it; --skip-audit).
 
-    python benchmarks/bench_journals.py [--shared ../shared] [--no-camelot] [--skip-audit] [-v]
+    python benchmarks/bench_journals.py [--shared ../shared] [--sets journals,journals2] [--no-camelot]
+                                        [--skip-audit] [--tables DIR] [-v]
+
+--tables DIR scores the <pdf stem>.json files already in DIR (a `litaudit tables --out DIR` run) instead of
+extracting again.
 """
 
 from __future__ import annotations
@@ -73,8 +79,13 @@ def predictions(out: Path, pdfs: set[str]) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-def label_recall(labels: list[dict[str, str]], preds: dict[str, list[dict[str, Any]]], verbose: bool) -> list[str]:
-    per: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
+Recall = dict[str, list[int]]  # pdf -> [label rows, found under their label, found with their bbox]
+Extra = tuple[str, int, str | None, float, str]  # pdf, page, label, confidence, what the region is
+
+
+def label_recall(labels: list[dict[str, str]], preds: dict[str, list[dict[str, Any]]]) -> tuple[Recall, list[str]]:
+    """Per paper: label rows, rows found under their printed label, rows found at their bbox; and the misses."""
+    per: Recall = collections.defaultdict(lambda: [0, 0, 0])
     misses = []
     for row in labels:
         pdf, page, bb = row["pdf"], int(row["page"]), box(row["bbox"])
@@ -87,26 +98,33 @@ def label_recall(labels: list[dict[str, str]], preds: dict[str, list[dict[str, A
         if not hit:
             got = ", ".join(f"{t.get('label')}" for t in on_page) or "nothing"
             misses.append(f"  missed {pdf} p{page} {row['label']} (found there: {got})")
-    lines = [f"{'paper':45} {'labels':>6} {'label ok':>8} {'bbox ok':>8}"]
-    lines += [f"{pdf:45} {n:6d} {hits:8d} {placed:8d}" for pdf, (n, hits, placed) in sorted(per.items())]
+    return per, misses
+
+
+def recall_line(per: Recall) -> str:
     n, hits, placed = (sum(v[i] for v in per.values()) for i in range(3))
-    lines.append(f"label recall {hits}/{n} = {hits / max(n, 1):.3f}   page+bbox recall {placed}/{n} = {placed / n:.3f}")
-    return lines + (misses if verbose else [])
+    share = f"{hits}/{n} = {hits / max(n, 1):.3f}"
+    return f"label recall {share}   page+bbox recall {placed}/{n} = {placed / max(n, 1):.3f}"
 
 
-def not_table_extras(not_tables: list[dict[str, str]], preds: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Predicted tables over a region that is not a table; those the extractor already doubts (confidence
-    under the needs-check bar) are counted apart."""
+def not_table_extras(not_tables: list[dict[str, str]], preds: dict[str, list[dict[str, Any]]]) -> list[Extra]:
+    """Predicted tables over a region that is not a table."""
     extras = []
     for row in not_tables:
         pdf, page, bb = row["pdf"], int(row["page"]), box(row["bbox"])
         for t in preds[pdf]:
             if int(t.get("page", 0)) == page and t.get("bbox") and iou(bb, t["bbox"]) > 0.3:
                 extras.append((pdf, page, t.get("label"), float(t.get("confidence") or 0.0), row["what"]))
+    return extras
+
+
+def extras_lines(extras: list[Extra], regions: int) -> list[str]:
+    """How many tables lie over not-table regions; those the extractor already doubts (confidence under the
+    needs-check bar) are counted apart."""
     bar = AuditSettings().needs_check_below
     sure = [e for e in extras if e[3] >= bar]
     lines = [
-        f"tables over not_tables regions: {len(extras)} (of {len(not_tables)} regions); "
+        f"tables over not_tables regions: {len(extras)} (of {regions} regions); "
         f"{len(sure)} at or above the needs-check confidence {bar}"
     ]
     return lines + [
@@ -132,15 +150,42 @@ def _file(out: Path, pdf: str) -> dict[str, Any]:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def cell_f1(gold: Path, out: Path, camelot: bool, verbose: bool) -> list[str]:
-    """score_tables.py over journals/gold: the project's tables are the ones already extracted (copied, not
+Scores = dict[str, list[tuple[str, float]]]  # system -> (gold file, cell F1) per truth table
+
+
+def cell_f1(gold: Path, out: Path, camelot: bool) -> Scores:
+    """score_tables.py over a gold folder: the project's tables are the ones already extracted (copied, not
     re-run), camelot-stream runs in the same call."""
     systems = "project,camelot-stream" if camelot else "project"
     copy = f"cp {shlex.quote(str(out))}/*.json {{out}}/ # {{pdfs}}"
-    cmd = [sys.executable, str(SHARED / "bench" / "score_tables.py"), "--gold", str(gold), "--systems", systems]
-    done = subprocess.run([*cmd, "--project-cmd", copy, *(["-v"] if verbose else [])], capture_output=True, text=True)
-    keep = ("system", "project", "camelot", "==", "    ")
-    return [ln for ln in done.stdout.splitlines() if ln.startswith(keep)] or [done.stderr.strip()[-400:]]
+    with tempfile.TemporaryDirectory(prefix="bench-journals-scores-") as tmp:
+        report = Path(tmp) / "scores.json"
+        cmd = [sys.executable, str(SHARED / "bench" / "score_tables.py"), "--gold", str(gold), "--systems", systems]
+        done = subprocess.run([*cmd, "--project-cmd", copy, "--json", str(report)], capture_output=True, text=True)
+        if done.returncode != 0 or not report.is_file():
+            raise SystemExit(f"score_tables.py failed (exit {done.returncode}): {done.stderr.strip()[-400:]}")
+        scored = json.loads(report.read_text())
+    return {key.rsplit("/", 1)[1]: [(name, float(f1)) for name, f1 in row["per"]] for key, row in scored.items()}
+
+
+def f1_line(system: str, per: list[tuple[str, float]]) -> str:
+    """Mean cell F1 over the truth tables and the share reproduced exactly."""
+    mean = sum(f1 for _, f1 in per) / max(len(per), 1)
+    exact = sum(f1 >= 1.0 for _, f1 in per)
+    return f"{system:15} mean cell F1 {mean:.3f}   exact {exact}/{len(per)}"
+
+
+def paper_lines(per_recall: Recall, scores: Scores) -> list[str]:
+    """One line per paper: label rows found, and the mean F1 of its gold tables per system."""
+    systems = list(scores)
+    lines = [f"{'paper':42} {'labels':>6} {'label ok':>8} {'bbox ok':>7} {'gold':>4}  " + "  ".join(systems)]
+    for pdf, (n, hits, placed) in sorted(per_recall.items()):
+        stem = Path(pdf).stem
+        f1s = {s: [f1 for name, f1 in scores[s] if name.split("__")[0] == stem] for s in systems}
+        golds = len(f1s[systems[0]]) if systems else 0
+        cells = "  ".join(f"{sum(v) / len(v):{len(s)}.3f}" if v else f"{'-':>{len(s)}}" for s, v in f1s.items())
+        lines.append(f"{stem[:42]:42} {n:6d} {hits:8d} {placed:7d} {golds:4d}  {cells}")
+    return lines
 
 
 def audit_lines(shared: Path) -> list[str]:
@@ -160,32 +205,66 @@ def audit_lines(shared: Path) -> list[str]:
     ]
 
 
+def bench_set(root: Path, args: argparse.Namespace) -> tuple[Recall, list[Extra], int, Scores]:
+    """One set: extraction (or the tables already in --tables), then its figures printed."""
+    labels, not_tables = load_tsv(root / "labels.tsv"), load_tsv(root / "not_tables.tsv")
+    pdfs = {r["pdf"] for r in labels} | {r["pdf"] for r in not_tables}
+    with tempfile.TemporaryDirectory(prefix="bench-journals-") as tmp:
+        out = args.tables or Path(tmp)
+        seconds = 0.0 if args.tables else extract([root / "papers" / pdf for pdf in sorted(pdfs)], out)
+        preds = predictions(out, pdfs)
+        recall, misses = label_recall(labels, preds)
+        extras = not_table_extras(not_tables, preds)
+        scores = cell_f1(root / "gold", out, not args.no_camelot)
+        print(f"== {root.name}: {len(pdfs)} papers" + (f", litaudit tables {seconds:.1f} s" if seconds else ""))
+        for line in [
+            *paper_lines(recall, scores),
+            recall_line(recall),
+            *(misses if args.verbose else []),
+            *extras_lines(extras, len(not_tables)),
+            *figures_set_apart(not_tables, out),
+            *(f1_line(system, per) for system, per in scores.items()),
+            *(f"  {f1:.3f}  {name}" for name, f1 in scores["project"] if args.verbose and f1 < 1.0),
+        ]:
+            print(line)
+    return recall, extras, len(not_tables), scores
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=SHARED)
+    parser.add_argument("--sets", default="journals,journals2", help="comma-separated sets under corpus/")
+    parser.add_argument("--tables", type=Path, help="score the tables already extracted into this folder")
     parser.add_argument("--no-camelot", action="store_true", help="score the project alone")
     parser.add_argument("--skip-audit", action="store_true", help="leave out the audit precision line")
     parser.add_argument("-v", "--verbose", action="store_true", help="every missed label and every table's F1")
     args = parser.parse_args()
-    journals = args.shared / "corpus" / "journals"
-    if not (journals / "labels.tsv").is_file():
-        print(f"{journals}: no journals set (labels.tsv missing); put ../shared beside the project")
-        return 2
-    labels, not_tables = load_tsv(journals / "labels.tsv"), load_tsv(journals / "not_tables.tsv")
-    pdfs = {r["pdf"] for r in labels} | {r["pdf"] for r in not_tables}
-    with tempfile.TemporaryDirectory(prefix="bench-journals-") as tmp:
-        out = Path(tmp)
-        seconds = extract([journals / "papers" / pdf for pdf in sorted(pdfs)], out)
-        preds = predictions(out, pdfs)
-        print(f"== journals: {len(pdfs)} papers, litaudit tables {seconds:.1f} s")
+    roots = [args.shared / "corpus" / name for name in args.sets.split(",")]
+    for root in roots:
+        if not (root / "labels.tsv").is_file():
+            print(f"{root}: no journal set (labels.tsv missing); put ../shared beside the project")
+            return 2
+    recall: Recall = {}
+    extras: list[Extra] = []
+    regions = 0
+    scores: Scores = collections.defaultdict(list)
+    for root in roots:
+        set_recall, set_extras, set_regions, set_scores = bench_set(root, args)
+        recall.update({f"{root.name}/{pdf}": v for pdf, v in set_recall.items()})
+        extras += set_extras
+        regions += set_regions
+        for system, per in set_scores.items():
+            scores[system] += per
+    if len(roots) > 1:
+        print(f"== overall ({' + '.join(root.name for root in roots)})")
         for line in [
-            *label_recall(labels, preds, args.verbose),
-            *not_table_extras(not_tables, preds),
-            *figures_set_apart(not_tables, out),
-            *cell_f1(journals / "gold", out, not args.no_camelot, args.verbose),
-            *([] if args.skip_audit else audit_lines(args.shared)),
+            recall_line(recall),
+            *extras_lines(extras, regions)[:1],
+            *(f1_line(system, per) for system, per in scores.items()),
         ]:
             print(line)
+    if not args.skip_audit and "journals" in args.sets.split(","):
+        print(*audit_lines(args.shared), sep="\n")
     return 0
 
 

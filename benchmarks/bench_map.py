@@ -114,7 +114,7 @@ def bench_generator(shared: Path, catalogue: Catalogue) -> None:
 
 def bench_demo(catalogue: Catalogue) -> None:
     try:
-        from pipeline.extract.document import extract_tables
+        from pipeline.extract.document.tables import extract_tables
         from pipeline.fixtures import write_demo_paper
     except ImportError:
         print("demo paper: skipped (pipeline.fixtures or pipeline.extract not installed)")

@@ -12,12 +12,19 @@
    (tablebench/docling/groundtruth/*.md), tables found and cells equal to docling's own JSON grid; then the
    two-reading check on those real pages, our PDF extraction against docling's Markdown: the notes it
    writes per table and every disagreement (judge them on the page: either reading may be the wrong one).
+4. README leaderboards (fetch --file -> run, then `catalogue suggest --entries` added to the catalogue ->
+   run): the generated one of tests/papers/readme_leaderboard.py and, with --shared, GENEB's published README
+   (corpus/leaderboards/geneb_README.md) and a copy with three planted problems (a bold that is not the best
+   of the six, a finding quoting 0.625 for a printed 0.652, "All 40 evaluated models" above 39 rows):
+   candidates with dataset, metric, regime and model, records after the loop, and the findings.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,9 +33,10 @@ from pathlib import Path
 
 import testpapers  # noqa: F401  (puts tests/ on sys.path for ``papers``)
 from papers.features import feature_papers
+from papers.readme_leaderboard import readme
 from papers.sources import paper_tarball, table_html, table_latex, table_markdown
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import render_paper
 from pipeline.fixtures.spec import TableSpec, truth_text
 from pipeline.model import Table
@@ -91,7 +99,7 @@ def bench_readers(folder: Path) -> None:
 
 def bench_agreement(folder: Path) -> None:
     print("2. PDF vs LaTeX written from the same spec (every disagreement is a PDF misreading)")
-    agree = read = 0
+    agree = read = paired = body = 0
     misses: list[str] = []
     for name, paper in feature_papers().items():
         pdf, tarball = folder / f"{name}.pdf", folder / f"{name}.tar.gz"
@@ -103,6 +111,8 @@ def bench_agreement(folder: Path) -> None:
         cells = [c for t in pdf_tables for c in t.cells if c.second_reading]
         ok = sum(1 for c in cells if c.second_reading and c.second_reading.agrees)
         agree, read = agree + ok, read + len(cells)
+        values = [c for t in pdf_tables for c in t.cells if c.kind == "body" and c.value is not None]
+        paired, body = paired + sum(1 for c in values if c.second_reading), body + len(values)
         matched = sum(1 for t in pdf_tables if any(c.second_reading for c in t.cells))
         print(f"   {name:<18} tables {matched}/{len(paper.tables())} matched, cells {ok}/{len(cells)} agree")
         misses += [
@@ -112,6 +122,7 @@ def bench_agreement(folder: Path) -> None:
             if c.second_reading and not c.second_reading.agrees
         ]
     print(f"   agreement: {agree}/{read} cells ({agree / max(read, 1):.1%})")
+    print(f"   pairing: {paired}/{body} value cells of the PDF read twice ({paired / max(body, 1):.1%})")
     for miss in misses[:10]:
         print(f"     {miss}")
 
@@ -155,6 +166,59 @@ def bench_docling(shared: Path) -> None:
                         print(f"       p{table.page} r{c.row}c{c.col}: PDF '{c.text}' vs '{c.second_reading.text}'")
 
 
+def _plant(text: str) -> str:
+    """GENEB's README with the three problems of corpus/leaderboards/README.md planted."""
+    planted = text.replace("strongest on splice sites\n(0.652)", "strongest on splice sites\n(0.625)")
+    planted = planted.replace("| GENERator-eukaryote-3b | 0.537 |", "| GENERator-eukaryote-3b | **0.537** |")
+    planted = planted.replace("| GenomeOcean-4B | **0.545** |", "| GenomeOcean-4B | 0.545 |")
+    planted = planted.replace("| Caduceus-PH-1k | Mamba | SN | 2M | human |\n", "")
+    return planted
+
+
+def _leaderboard(name: str, text: str, folder: Path) -> None:
+    """One README through fetch -> run -> suggest --entries -> run, as a curator does it."""
+    ws = folder / name
+    (ws / "config").mkdir(parents=True)
+    shutil.copytree(Path(__file__).resolve().parents[1] / "config" / "catalogue", ws / "config" / "catalogue")
+    (ws / "README.md").write_text(text)
+
+    def cli(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ws, capture_output=True, text=True)
+        return done.stdout
+
+    cli("fetch", "--file", "README.md", "--id", "local:board")
+    started = time.perf_counter()
+    cli("run")
+    elapsed = time.perf_counter() - started
+    candidates = json.loads((ws / "extracted/local_board/candidates.json").read_text())["candidates"]
+    kinds = ("dataset", "metric", "regime", "configuration")
+    complete = [c for c in candidates if all(c["printed_labels"].get(k) for k in kinds)]
+    regimes = sorted({str(c["printed_labels"].get("regime")) for c in candidates})
+    findings = json.loads((ws / "audits/local_board/findings.json").read_text())["findings"]
+    problems = [f for f in findings if f["severity"] in ("error", "warning", "needs-check")]
+    (ws / "config/catalogue/suggested.yaml").write_text(cli("catalogue", "suggest", "--entries"))
+    cli("run")
+    records = (ws / "extracted/local_board/records.jsonl").read_text().splitlines()
+    print(f"   {name:<16} candidates {len(candidates)} ({len(complete)} with dataset, metric, regime and model; "
+          f"regimes {', '.join(regimes)}), records after suggest --entries: {len(records)}, "
+          f"run {elapsed:.1f} s")  # fmt: skip
+    print(f"   {'':<16} findings (error/warning/needs-check): {len(problems)}")
+    for finding in problems:
+        print(f"     {finding['check']}: {finding['message'][:150]}")
+
+
+def bench_leaderboards(shared: Path, folder: Path) -> None:
+    print("4. README leaderboards: fetch --file -> run -> catalogue suggest --entries -> run")
+    _leaderboard("generated", readme(), folder)
+    _leaderboard("generated-planted", readme(planted=True), folder)
+    published = shared / "corpus/leaderboards/geneb_README.md"
+    if not published.is_file():
+        print("   skipped GENEB's README: no ../shared/corpus/leaderboards")
+        return
+    _leaderboard("geneb", published.read_text(), folder)
+    _leaderboard("geneb-planted", _plant(published.read_text()), folder)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
@@ -163,7 +227,8 @@ def main() -> int:
         folder = Path(tmp)
         bench_readers(folder)
         bench_agreement(folder)
-    bench_docling(args.shared)
+        bench_docling(args.shared)
+        bench_leaderboards(args.shared, folder)
     return 0
 
 

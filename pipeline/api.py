@@ -31,7 +31,7 @@ from pipeline.catalogue import Catalogue
 from pipeline.catalogue import load_catalogue as _load_catalogue
 from pipeline.catalogue.load import BUNDLED_DIR, read_catalogue_dir
 from pipeline.emit.records import build_records as _build_records
-from pipeline.extract.document import extract_tables as _extract_tables
+from pipeline.extract.document.tables import extract_tables as _extract_tables
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.mapping.document import map_tables as _map_tables
 from pipeline.mapping.model import MappingFile

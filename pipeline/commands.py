@@ -284,13 +284,14 @@ def _describe_state(state: StageState) -> str:
 
 
 def fetch_listed(ws: Workspace, settings: Settings, source_ids: tuple[str, ...], offline: bool) -> list[JobResult]:
-    """Fetch the sources of config/sources.yaml (or those named) not fetched yet; each failure stays with its source."""
-    from pipeline.fetch import fetch_entry, load_source_entries
-    from pipeline.fetch.commands import attempt
+    """Fetch the sources of config/sources.yaml (or those named, listed or not) not fetched yet; each failure
+    stays with its source."""
+    from pipeline.fetch import fetch_entry
+    from pipeline.fetch.commands import attempt, wanted_entries
     from pipeline.fetch.http import PoliteClient
 
     fetched = set(ws.scan_sources().ids)
-    wanted = [e for e in load_source_entries(ws) if e.id not in fetched and (not source_ids or e.id in source_ids)]
+    wanted = [e for e in wanted_entries(ws, source_ids) if e.id not in fetched]
     results: list[JobResult] = []
     if offline:
         return [JobResult(e.id, FETCH, SKIPPED, message="not fetched: --offline") for e in wanted]
@@ -330,8 +331,8 @@ def run(
 ) -> None:
     """Run every stage in order, skipping what is up to date and redoing what is stale or modified.
 
-    Sources listed in config/sources.yaml and not fetched yet are fetched first; a source that cannot be
-    fetched is reported failed and every other source still goes through every stage.
+    Sources named (or, when none is, listed in config/sources.yaml) and not fetched yet are fetched first; a
+    source that cannot be fetched is reported failed and every other source still goes through every stage.
     """
     settings = with_overrides(settings_of(ctx), assignments, None)
     ws = Workspace(settings.root)

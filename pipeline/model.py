@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pipeline.errors import BadLocatorError
-from pipeline.numbers import parse_number, trailing_marks
+from pipeline.numbers import parse_number, says_counts, trailing_marks
 
 BBox = tuple[float, float, float, float]  # x0, top, x1, bottom in points, top-left origin (as pdfplumber)
 
@@ -296,9 +296,11 @@ class Cell:
     @classmethod
     def printed(cls, row: int, col: int, text: str, kind: str = "body", reads: str = "", **fields: Any) -> Cell:
         """A cell whose value, spread, percent sign and marks are read from its text by the one number
-        grammar (``pipeline.numbers``); a header cell keeps its marks only. ``reads`` is the text to read
+        grammar (``pipeline.numbers``), a count with its share where its labels say "n (%)"; a header cell keeps
+        its marks only. ``reads`` is the text to read
         where it differs from the printed one (a raised exponent marked, see ``mark_raised_tail``)."""
-        number = parse_number(reads or text)
+        labels = [*fields.get("col_path", ()), *fields.get("row_path", ())]
+        number = parse_number(reads or text, counts=any(says_counts(label) for label in labels))
         marks = list(number.marks) if number is not None else trailing_marks(text)
         if number is not None and kind != "header":
             fields["value"], fields["percent"] = float(number.value), number.percent
@@ -347,6 +349,7 @@ class Table:
     panel: str | None = None  # one panel of a multi-panel float: its sub-caption ("(a) Bulk RNA expression")
     artifact: str = ""  # a table read from a text source: the stored file; page is then 0 and bbox empty
     place: str = ""  # where the table starts in it ("main.tex:40:1")
+    context: str = ""  # a text source's section around the table (heading, paragraphs): what its caption leaves unsaid
 
     @classmethod
     def from_grid(
@@ -412,6 +415,8 @@ class Table:
         data = _plain(self)
         data["bbox"] = list(self.bbox)
         data["cells"] = [c.to_dict() for c in self.cells]
+        if not self.context:  # a PDF's tables have none: their files stay as they were
+            del data["context"]
         return data
 
     @classmethod
@@ -508,10 +513,13 @@ class Record:
     findings: list[str] = field(default_factory=list)  # Finding ids
     reproduction: dict[str, Any] | None = None  # verdict, value, interval (pipeline/reproductions.py)
     evidence: str = "one reading"  # "two readings" when the authors' source prints the same; "readings disagree"
+    regime: str | None = None  # "full-shot", "10-shot": the data regime printed with the value, when it is
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["bbox"] = list(self.bbox) if self.bbox else None
+        if self.regime is None:  # most papers print none: their records stay as they were
+            del data["regime"]
         return data
 
     @classmethod

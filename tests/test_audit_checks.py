@@ -40,8 +40,8 @@ def problems(findings: list[Finding], check: str | None = None) -> list[Finding]
 
 def test_checks_have_ids_severities_and_summaries() -> None:
     ids = [c.id for c in CHECKS]
-    assert len(ids) == len(set(ids)) == 20  # 13 audit checks (reproduction-differs, readings-disagree), 7 derived-*
-    assert sum(i.startswith("derived-") for i in ids) == 7
+    assert len(ids) == len(set(ids)) == 21  # 13 audit checks (reproduction-differs, readings-disagree), 8 derived-*
+    assert sum(i.startswith("derived-") for i in ids) == 8
     assert all(c.severity in ("error", "warning", "info") and c.summary for c in CHECKS)
 
 

@@ -4,32 +4,24 @@ relations themselves on the real papers' printed numbers."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from conftest import Invoke
 from papers.derived_paper import DERIVED_PAPERS, derived_paper
+from planted import assert_found_exactly, audit_planted
 
 from pipeline.audit.checks.derived.evidence import Operand
 from pipeline.audit.checks.derived.fscore import harmonic
 from pipeline.audit.checks.derived.rates import _culprits, _feasible, _swap
 from pipeline.audit.checks.derived.teststat import Report, fits
-from pipeline.fixtures.render import render_paper
 from pipeline.numbers import Interval, parse_number
 from pipeline.store import Workspace, safe_id
 
 
-def _row(locator: str) -> int:
-    return int(locator.rsplit(":", 2)[1][1:])
-
-
-def _derived_problems(workspace: Workspace, source_id: str) -> list[dict]:
-    document = json.loads((workspace.root / "audits" / safe_id(source_id) / "findings.json").read_text())
-    return [
-        f for f in document["findings"] if f["check"].startswith("derived-") and f["severity"] in ("error", "warning")
-    ]
+def _derived(check: str) -> bool:
+    return check.startswith("derived-")
 
 
 @pytest.mark.parametrize("kind", list(DERIVED_PAPERS))
@@ -37,25 +29,13 @@ def test_every_planted_slip_is_found_and_no_look_alike_is_flagged(
     kind: str, invoke: Invoke, workspace: Workspace, tmp_path: Path
 ) -> None:
     spec = derived_paper(kind)
-    pdf = tmp_path / f"{kind}.pdf"
-    render_paper(spec, pdf)
-    source_id = f"local:derived-{kind}"
-    assert invoke("fetch", "--file", str(pdf), "--id", source_id).exit_code == 0
-    for stage in ("extract", "map", "emit", "audit"):
-        result = invoke(stage, source_id, "--json")
-        assert result.exit_code in (0, 1), f"{stage}: {result.output}"
-    problems = _derived_problems(workspace, source_id)
-    planted = {(p.check, p.table, p.row) for p in spec.planted}
-    found = {(f["check"], f["table_label"], _row(f["locators"][0])) for f in problems}
-    assert planted - found == set(), f"missed: {planted - found}"
-    assert found - planted == set(), "false alarms: " + "; ".join(
-        f["message"] for f in problems if (f["check"], f["table_label"], _row(f["locators"][0])) not in planted
-    )
+    planted, problems = audit_planted(spec, f"derived-{kind}", invoke, workspace, tmp_path, _derived)
+    assert_found_exactly(planted, problems)
     for finding in problems:  # evidence: the relation, the inputs with their cells, the interval, why it applies
         details = finding["details"]
         assert details["relation"] and details["computed"] and details["why"] and details["inputs"]
         assert len(finding["locators_readable"]) >= 1
-    report = (workspace.root / "audits" / safe_id(source_id) / "report.md").read_text()
+    report = (workspace.root / "audits" / safe_id(f"local:derived-{kind}") / "report.md").read_text()
     assert report.count("applies because") >= len(problems)  # the reviewer reads why the relation applies
 
 

@@ -104,6 +104,15 @@ def test_a_metric_row_label_needs_context() -> None:
         ("As Table 1 shows, Ours stays below 0.15 on every dataset.", []),
         ("As Table 1 shows, Ours stays below 0.14 on every dataset.", []),  # 0.14 may be 0.1395: rounding honoured
         ("As Table 1 shows, Ours stays below 0.1 on average.", []),
+        # the citation's scope runs over a run-in heading and a list item, to the next citation
+        ("Table 1 gives the errors. Calibration. Ours stays below 0.1 on every dataset.", ["warning"]),
+        ("Table 1 gives the errors. (i) Ours stays below 0.1 on every dataset.", ["warning"]),
+        ("Table 1 gives the errors. Figure 2 plots them. Ours stays below 0.1 on every dataset.", []),
+        (
+            "Table 1 gives the errors. We ran every model three times. The seeds were fixed in advance. Training "
+            "took a day on one GPU. Ours stays below 0.1 on every dataset.",
+            [],
+        ),
     ],
 )
 def test_a_bound_over_every_cell(sentence: str, expected: list[str]) -> None:

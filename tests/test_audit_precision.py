@@ -44,8 +44,25 @@ def test_bold_scoped_to_the_block_below_a_rule(catalogue: Catalogue) -> None:
     assert not problems(found(table_from_grid(PRUNING, bold=bold, caption=caption), catalogue, "bold-not-best"))
     one_block = [row for row in PRUNING if any(row)]  # no rule: the baseline competes, and beats a bold value
     bold = {(3, 1), (3, 2), (2, 3), (3, 4)}
-    [flagged] = problems(found(table_from_grid(one_block, bold=bold), catalogue, "bold-not-best"))
+    table = table_from_grid(one_block, bold=bold, caption="Accuracy under 60% sparsity.")
+    [flagged] = problems(found(table, catalogue, "bold-not-best"))
     assert flagged.severity == "warning" and flagged.certainty == "likely" and "86.4" in flagged.message
+
+
+def test_bold_not_best_declines_without_a_named_direction_or_a_confident_reading(catalogue: Catalogue) -> None:
+    """The direction must come from the metric's name or the caption, not from the bold cells alone, and the
+    table must be read at the confidence a finding about its layout needs; otherwise: info, with the reason."""
+    one_block = [row for row in PRUNING if any(row)]
+    bold = {(3, 1), (3, 2), (2, 3), (3, 4)}
+    [unnamed] = found(table_from_grid(one_block, bold=bold), catalogue, "bold-not-best")
+    assert unnamed.severity == "info" and unnamed.certainty == "declined" and "direction" in unnamed.reason
+    unsure = table_from_grid(one_block, bold=bold, caption="Accuracy under 60% sparsity.")
+    unsure.confidence = 0.7
+    [doubted] = found(unsure, catalogue, "bold-not-best")
+    assert doubted.severity == "info" and "confidence 0.70" in doubted.reason
+    hits = [["Method", "Hit rate", "Hit rate@10"], ["A", "0.41", "0.62"], ["B", "0.47", "0.66"]]
+    [higher] = found(table_from_grid(hits, bold={(1, 1), (1, 2)}, caption="Hit rates."), catalogue, "bold-not-best")
+    assert higher.severity == "warning" and "higher is better" in higher.message  # a hit rate: higher is better
 
 
 def test_each_block_may_bold_its_own_best(catalogue: Catalogue) -> None:

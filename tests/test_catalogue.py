@@ -127,7 +127,8 @@ def test_nt_revised_has_the_18_tasks_of_generator_table_2(shipped) -> None:
 @needs_shared
 def test_geneb_categories_match_the_spec(shipped) -> None:
     spec = json.loads((SHARED / "dna/geneb/benchmark_spec.json").read_text())
-    assert [d.task for d in shipped.datasets_of("geneb")] == spec["category_order"]
+    categories = [d.task for d in shipped.datasets_of("geneb") if d.part is None]  # Macro and Micro are means of them
+    assert categories == spec["category_order"]
 
 
 def test_check_reports_each_kind_of_problem(tmp_path: Path) -> None:

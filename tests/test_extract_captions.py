@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.extract.captions import caption_label, find_captions, is_figure_caption
-from pipeline.extract.chars import Char
-from pipeline.extract.graphics import Rule
-from pipeline.extract.regions import Region
-from pipeline.extract.sides import settle_page
-from pipeline.extract.words import Line, build_words, group_lines
+from pipeline.extract.page.words import Line, build_words, group_lines
+from pipeline.extract.reading.chars import Char
+from pipeline.extract.reading.graphics import Rule
+from pipeline.extract.regions.captions import caption_label, find_captions, is_figure_caption
+from pipeline.extract.regions.grow import Region
+from pipeline.extract.regions.sides import settle_page
 
 
 def _line(text: str, x0: float, baseline: float, size: float = 10.0) -> list[Char]:

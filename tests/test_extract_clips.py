@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from papers.embedded_page import BOTTOM, ROWS, TOP, write_embedded_page
 
-from pipeline.extract.chars import open_page, open_pdf, read_chars, read_graphics
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.reading.chars import open_page, open_pdf, read_chars, read_graphics
 
 PAGE_HEIGHT = 842.0
 

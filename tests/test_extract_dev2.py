@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import SHARED, needs_shared
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.model import TablesFile
 
 pytestmark = [needs_shared, pytest.mark.shared]

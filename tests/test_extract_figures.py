@@ -12,10 +12,11 @@ from papers.journal_layouts import BODY, FAM, _around, _paper, _write
 from reportlab.platypus import Paragraph as RLParagraph
 
 from pipeline.audit.settings import AuditSettings
-from pipeline.extract.chars import open_page, open_pdf, read_chars, read_graphics
-from pipeline.extract.document import extract_tables
-from pipeline.extract.figures import FIGURE_LIKE_CONFIDENCE, STRONG_SIGNALS, figure_reasons
-from pipeline.extract.layout import arrange_page
+from pipeline.extract.confidence.score import FIGURE_LIKE_CONFIDENCE
+from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.page.layout import arrange_page
+from pipeline.extract.reading.chars import open_page, open_pdf, read_chars, read_graphics
+from pipeline.extract.regions.figures import STRONG_SIGNALS, figure_reasons
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.spec import PaperTruth

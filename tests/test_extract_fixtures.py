@@ -8,7 +8,7 @@ import pytest
 from extraction_checks import assert_cells_found_in_their_bboxes, spans
 from papers import FEATURE_PAPERS
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import PaperTruth, TableTruth, demo_truth, render_paper, write_demo_paper
 from pipeline.model import Table, TablesFile
 

@@ -13,9 +13,9 @@ import pytest
 from conftest import SHARED, needs_shared
 from papers.extra_features import render_unnamed_bold
 
-from pipeline.extract.chars import UNKNOWN, Char, open_page, open_pdf, read_chars, read_graphics
-from pipeline.extract.document import extract_tables
-from pipeline.extract.words import build_words, join_words, raised_tail
+from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.page.words import build_words, join_words, raised_tail
+from pipeline.extract.reading.chars import UNKNOWN, Char, open_page, open_pdf, read_chars, read_graphics
 from pipeline.numbers import mark_raised_tail, parse_number
 
 BAR = b"600 0 50 230 550 290 d1 50 230 500 60 re f"  # a flat bar: how a minus looks

@@ -12,10 +12,10 @@ from papers.journal_layouts import JOURNAL_LAYOUTS, render_stacked_panels
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.audit.settings import AuditSettings
-from pipeline.extract.chars import open_page, open_pdf, read_chars, read_graphics
-from pipeline.extract.continued import page_parts
-from pipeline.extract.document import extract_tables
-from pipeline.extract.words import build_words
+from pipeline.extract.document.continued import page_parts
+from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.page.words import build_words
+from pipeline.extract.reading.chars import open_page, open_pdf, read_chars, read_graphics
 from pipeline.fixtures import PaperTruth
 from pipeline.model import TablesFile
 

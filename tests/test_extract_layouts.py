@@ -11,7 +11,7 @@ import pytest
 from extraction_checks import assert_cells_found_in_their_bboxes, spans
 from papers.extra_features import EXTRA_FEATURE_PAPERS, render_side_by_side
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import PaperTruth, render_paper
 from pipeline.model import TablesFile
 

@@ -10,12 +10,12 @@ import pytest
 from papers import feature_papers
 from pypdfium2 import PdfDocument
 
-import pipeline.extract.pages as pages_module
-from pipeline.extract.chars import open_pdf
-from pipeline.extract.document import _read, extract_tables
-from pipeline.extract.graphics import Rule, _EvenSample
-from pipeline.extract.layout import PageLayout
-from pipeline.extract.pages import DocumentPages
+import pipeline.extract.document.pages as pages_module
+from pipeline.extract.document.pages import DocumentPages
+from pipeline.extract.document.tables import _read, extract_tables
+from pipeline.extract.page.layout import PageLayout
+from pipeline.extract.reading.chars import open_pdf
+from pipeline.extract.reading.graphics import Rule, _EvenSample
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.fixtures import render_paper, write_demo_paper
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import SHARED, needs_shared
 from papers.genbench_paper import write_genbench_paper
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 
 
 @pytest.fixture(scope="module")

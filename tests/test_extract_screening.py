@@ -8,7 +8,7 @@ from pathlib import Path
 
 from papers.screening import TABLE, write_screening_pages
 
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 
 
 def test_numbers_among_words_are_no_table_but_a_table_of_numbers_is(tmp_path: Path) -> None:

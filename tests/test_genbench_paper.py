@@ -13,7 +13,7 @@ from papers.genbench_paper import ExpectedValue, genbench_paper, genbench_values
 
 from pipeline.catalogue import Catalogue, load_catalogue
 from pipeline.emit.schema import validate_record
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures.render import typeset
 from pipeline.mapping.document import map_tables
 from pipeline.mapping.equivalents import same_data

@@ -15,6 +15,7 @@ from pipeline.audit.tableview import view_table
 from pipeline.model import Cell, Table
 from pipeline.numbers import (
     Interval,
+    fold_label,
     interval_mean,
     interval_sum,
     is_numeric,
@@ -23,6 +24,7 @@ from pipeline.numbers import (
     mark_raised_tail,
     normalise,
     parse_number,
+    says_counts,
 )
 
 # generation and checking are fast, but a loaded machine must not turn a property into a timing test
@@ -85,7 +87,6 @@ NOT_NUMBERS = [
     "Evo 2 40B",
     "0.721 (0.693–0.747)",
     "89.98 (68.53%)",  # a share or a change beside the value, not its spread
-    "45 (30.0%)",
     "4.9 x 10\ufffd5",
     "10^19",  # a raised exponent without its mantissa: never the number 10 with a mark
 ]
@@ -108,6 +109,41 @@ def test_every_printed_form_reads_as_its_value_and_interval(
 @pytest.mark.parametrize("text", NOT_NUMBERS)
 def test_text_that_is_not_one_number_reads_as_none(text: str) -> None:
     assert parse_number(text) is None
+
+
+# printed text, label says "n (%)" -> count, share, share is a percent, printed total
+COUNTS: list[tuple[str, bool, int, str, bool, int | None]] = [
+    ("23 (71%)", False, 23, "71", True, None),
+    ("45 (30.0%)", False, 45, "30.0", True, None),
+    ("1,280 (52.1 %)", False, 1280, "52.1", True, None),
+    ("23/33 (69.7%)", False, 23, "69.7", True, 33),
+    ("57/80 (71.3)", False, 57, "71.3", True, 80),
+    ("15 (36)", True, 15, "36", True, None),
+    ("1 (0.5)", True, 1, "0.5", True, None),
+    ("9 (45%)*", False, 9, "45", True, None),
+]
+
+
+@pytest.mark.parametrize(("text", "counts", "count", "share", "percent", "whole"), COUNTS)
+def test_a_count_with_its_share_is_never_a_value_and_its_spread(
+    text: str, counts: bool, count: int, share: str, percent: bool, whole: int | None
+) -> None:
+    number = parse_number(text, counts=counts)
+    assert number is not None and number.share is not None
+    assert (number.value, number.plus_minus, number.spread, number.whole) == (count, None, "", whole)
+    assert (number.share.value, number.share.percent) == (Fraction(share), percent)
+    assert number.interval == Interval(Fraction(count), Fraction(count))  # a count of cases is exact
+
+
+def test_only_the_label_tells_a_count_and_its_share_from_a_mean_and_its_spread() -> None:
+    """ "15 (36)" is a mean (SD) unless a label says n (%); a math-italic 𝑛 says it as well as an n."""
+    assert parse_number("15 (36)").spread == "()"  # type: ignore[union-attr]
+    assert says_counts("𝑛 (%)") and says_counts("Sex, n (%)") and says_counts("No. (%)") and says_counts("n/N (%)")
+    assert not says_counts("Accuracy (%)") and not says_counts("Age, mean (SD)") and not says_counts("Recall (%)")
+    cell = Cell.printed(1, 1, "15 (36)", col_path=["𝑛 (%)"])
+    assert (cell.value, cell.plus_minus) == (15.0, None)
+    assert parse_number("12.5 (68.5%)") is None  # a value with decimals and a change: not a count
+    assert fold_label("𝑁") == "N"
 
 
 BEYOND_RECORDS = [
@@ -289,13 +325,16 @@ def _plain(value: Fraction) -> str:
 
 def forms_table() -> str:
     rows = [["printed", "value", "interval", "spread", "%", "marks"], ["---"] * 6]
-    for text in [t for t, *_ in FORMS] + NOT_NUMBERS:
+    for text in [t for t, *_ in FORMS] + [t for t, counts, *_ in COUNTS if not counts] + NOT_NUMBERS:
         number = parse_number(text)
         shown = f"`{text}`" if text.strip() else "(empty)"
         if number is None:
             rows.append([shown, "placeholder, no value" if is_placeholder(text) else "not a number", "", "", "", ""])
             continue
         spread = ""
+        if number.share is not None:
+            whole = f" of {number.whole}" if number.whole is not None else ""
+            spread = f"a count; share {number.share.text}{'%' * number.share.percent}{whole}"
         if number.plus_minus is not None:
             amount = _plain(number.plus_minus)
             form = number.spread

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -12,11 +16,19 @@ from conftest import json_out
 from pipeline.release.records import read_source_records
 from pipeline.release.sample import SamplePaper, add_paper
 from pipeline.reviews import (
+    FINDING,
+    RECORD,
+    BadDecisionError,
     ReviewChainError,
+    ReviewLog,
+    UndoRefusedError,
+    UnknownTargetError,
     entry_sha256,
+    parse_value,
     read_reviews,
     record_decision,
     reviews_path,
+    undecided,
 )
 from pipeline.store import Workspace
 
@@ -214,3 +226,129 @@ def test_findings_are_accepted_or_dismissed_with_their_reason(invoke, workspace,
     assert "record_id" not in entry
     pending = json_out(invoke("review", "--pending", SID, "--json"))
     assert pending["counts"][SID]["findings_pending"] == 0
+
+
+def test_a_torn_last_line_is_not_part_of_the_log_and_the_next_append_replaces_it(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b'{"decision": "acc')  # an append a crash cut short: no newline
+    assert len(read_reviews(path)) == 3
+    entry, added = record_decision(workspace, SID, record_ids[4], "reject", known=set(record_ids), reviewer="bob")
+    assert added
+    assert path.read_bytes() == whole + entry.line().encode()
+    assert [e.target for e in read_reviews(path)] == [*record_ids[:3], record_ids[4]]
+
+
+def test_a_whole_last_line_without_its_newline_is_kept(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))  # saved by an editor that drops the final newline
+    assert len(read_reviews(path)) == 3
+    record_decision(workspace, SID, record_ids[4], "reject", known=set(record_ids), reviewer="bob")
+    assert [e.target for e in read_reviews(path)] == [*record_ids[:3], record_ids[4]]
+    assert path.read_text().count("\n") == 4
+
+
+def test_a_kept_log_reads_what_others_append_and_catches_an_edit_of_what_it_saw(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    kept = ReviewLog(path)
+    assert len(kept.entries()) == 3
+    record_decision(workspace, SID, record_ids[5], "accept", known=set(record_ids), reviewer="cli")  # another writer
+    assert [e.reviewer for e in kept.entries()] == ["ann", "ann", "ann", "cli"]
+    assert kept.latest(RECORD)[record_ids[5]].reviewer == "cli"
+    _tamper(path, 4, lambda line: [line.replace('"cli"', '"eve"')])  # the entry it saw last, same size
+    with pytest.raises(ReviewChainError, match=r":4: entry was edited"):
+        kept.entries()
+    _tamper(path, 4, lambda line: [line.replace('"eve"', '"cli"')])
+    assert len(kept.entries()) == 4
+    _tamper(path, 2, lambda line: [line.replace('"ok"', '"OK"')])  # an earlier entry, same size: mtime changed
+    with pytest.raises(ReviewChainError, match=r":2: entry was edited"):
+        kept.entries()
+
+
+def test_a_kept_log_that_met_a_break_verifies_everything_again(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    kept = ReviewLog(path)
+    assert len(kept.entries()) == 3
+    whole = path.read_bytes()
+    entry, _ = ReviewLog(path).record(RECORD, record_ids[7], "accept", reviewer="cli")
+    path.write_bytes(whole + b'{"not": "an entry"}\n' + entry.line().encode())  # an entry inserted by hand
+    with pytest.raises(ReviewChainError, match=r":4: not a review entry"):
+        kept.entries()
+    path.write_bytes(whole + entry.line().encode())
+    assert [e.target for e in kept.entries()] == [*record_ids[:3], record_ids[7]]  # nothing counted twice
+
+
+def test_the_writer_appends_without_rewriting(workspace, record_ids) -> None:
+    path = _three_decisions(workspace, record_ids)
+    inode, before = path.stat().st_ino, path.read_bytes()
+    log = ReviewLog(path)
+    log.record(RECORD, record_ids[6], "accept", reviewer="ann")
+    assert path.stat().st_ino == inode  # appended in place, not replaced by a rewritten copy
+    assert path.read_bytes().startswith(before)
+
+
+def test_undo_restates_the_decision_before_or_reopens(workspace, record_ids) -> None:
+    path = reviews_path(workspace, SID)
+    log = ReviewLog(path)
+    first, _ = log.record(RECORD, record_ids[0], "correct", reviewer="ann", value=0.5, note="recomputed")
+    second, _ = log.record(RECORD, record_ids[0], "reject", reviewer="bob")
+    with pytest.raises(UndoRefusedError):
+        log.undo(first.sha256, reviewer="bob")  # not the latest decision on its record
+    restored, added = log.undo(second.sha256, reviewer="bob")
+    assert added and (restored.decision, restored.value, restored.note) == ("correct", 0.5, "recomputed")
+    redone, _ = log.undo(restored.sha256, reviewer="bob")
+    assert redone.decision == "reject"  # undoing the undo: what stood before it
+    entries = read_reviews(path)
+    assert [e.decision for e in entries] == ["correct", "reject", "correct", "reject"]
+    assert undecided(record_ids[:1], entries) == []
+    alone, _ = log.record(FINDING, FINDING_ID, "dismiss", reviewer="ann")
+    back, _ = log.undo(alone.sha256, reviewer="ann")
+    assert back.decision == "reopen" and back.status == "open"
+    assert undecided([FINDING_ID], read_reviews(path), FINDING) == [FINDING_ID]
+    with pytest.raises(UnknownTargetError):
+        log.undo("0" * 64, reviewer="ann")
+
+
+@pytest.mark.parametrize("text", ["1_000", "1,000", "nan", "inf", "-inf", "0x10", "½", "٣", "1e", "", " "])
+def test_parse_value_refuses_what_is_not_a_plain_number(text: str) -> None:
+    with pytest.raises(BadDecisionError):
+        parse_value(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [("0.745", 0.745), ("-3", -3.0), ("+.5", 0.5), ("1E-3", 0.001)])
+def test_parse_value_reads_plain_numbers(text: str, value: float) -> None:
+    assert parse_value(text) == value
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from pipeline.reviews import RECORD, ReviewLog
+log, ids, name = ReviewLog(Path(sys.argv[1])), sys.argv[2].split(","), sys.argv[3]
+print("ready", flush=True)
+i = 0
+while True:
+    log.record(RECORD, ids[i % len(ids)], "accept", reviewer=name, note=f"{name} {i}")
+    i += 1
+"""
+
+
+def test_writers_killed_mid_append_leave_one_whole_chain(workspace, record_ids) -> None:
+    path = reviews_path(workspace, SID)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), ",".join(record_ids), name], stdout=subprocess.PIPE, text=True
+        )
+        for name in ("ann", "bob")
+    ]
+    for writer in writers:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    for writer in writers:
+        writer.send_signal(signal.SIGKILL)  # as a crash or a power cut would: no cleanup, lock freed by the kernel
+        writer.wait(timeout=30)
+    entries = read_reviews(path)  # the chain verified: no torn, forked or doubled entry
+    assert len(entries) > 10 and {e.reviewer for e in entries} == {"ann", "bob"}
+    entry, added = record_decision(workspace, SID, record_ids[0], "reject", known=set(record_ids), reviewer="cy")
+    assert added and read_reviews(path)[-1] == entry and len(read_reviews(path)) == len(entries) + 1

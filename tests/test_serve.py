@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from pipeline.cli import main
 from pipeline.release.records import read_source_records
 from pipeline.reproductions import reproductions_path, store_reproductions
 from pipeline.reviews import read_reviews, reviews_path
+from pipeline.serve.workspace_view import StoredRows
 from pipeline.store import Workspace
 
 SID = "local:demo"
@@ -35,13 +37,14 @@ class Server:
     base: str
     token: str
     ws: Workspace
+    log: Path  # the server's stderr
 
     def post(self, body: object, headers: dict[str, str] | None = None) -> requests.Response:
         given = {"X-Litaudit-Token": self.token, **(headers or {})}
         return requests.post(f"{self.base}/api/reviews", json=body, headers=given, timeout=30)
 
     def get(self, path: str, **params: str) -> requests.Response:
-        return requests.get(f"{self.base}{path}", params=params, timeout=60)
+        return requests.get(f"{self.base}{path}", params=params, headers={"X-Litaudit-Token": self.token}, timeout=60)
 
 
 @pytest.fixture(scope="module")
@@ -54,12 +57,14 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def start(root: Path) -> Iterator[Server]:
     command = [sys.executable, "-m", "pipeline", "--root", str(root), "serve", "--port", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = root.parent / f"{root.name}.serve.log"
+    with log.open("w") as stderr:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         assert process.stdout is not None
         line = process.stdout.readline().strip()
         match = FIRST_LINE.match(line)
-        assert match, (line, process.stderr.read() if process.poll() is not None and process.stderr else "")
+        assert match, (line, log.read_text())
         base = f"http://127.0.0.1:{match.group(1)}"
         for _ in range(200):  # the socket listens before uvicorn serves: wait for the first answer
             try:
@@ -67,7 +72,7 @@ def start(root: Path) -> Iterator[Server]:
                 break
             except requests.ConnectionError:
                 threading.Event().wait(0.1)
-        yield Server(process, base, match.group(2), Workspace(root))
+        yield Server(process, base, match.group(2), Workspace(root), log)
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -188,7 +193,8 @@ def test_a_post_naming_an_unknown_source_writes_nothing(server: Server) -> None:
 
 
 def test_another_host_header_is_refused(server: Server) -> None:
-    response = requests.get(f"{server.base}/api/findings", headers={"Host": "evil.example"}, timeout=10)
+    headers = {"Host": "evil.example", "X-Litaudit-Token": server.token}
+    response = requests.get(f"{server.base}/api/findings", headers=headers, timeout=10)
     assert response.status_code == 400
 
 
@@ -273,6 +279,192 @@ def test_an_edited_log_is_a_409_naming_file_and_line(server: Server) -> None:
         path.write_text(original)
 
 
+def log_bytes(server: Server) -> bytes:
+    path = reviews_path(server.ws, SID)
+    return path.read_bytes() if path.exists() else b""
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/api/sources", {}),
+        ("/api/findings", {}),
+        ("/api/records", {"source": SID}),
+        ("/api/finding", {"source": SID, "id": "x"}),
+        ("/api/record", {"source": SID, "id": "x"}),
+        ("/api/crop", {"source": SID, "id": "x"}),
+    ],
+)
+@pytest.mark.parametrize("token", [None, "", "not-the-token"])
+def test_reads_need_the_token(server: Server, path: str, params: dict, token: str | None) -> None:
+    headers = {} if token is None else {"X-Litaudit-Token": token}
+    response = requests.get(f"{server.base}{path}", params=params, headers=headers, timeout=30)
+    assert response.status_code == 403, response.text
+    assert "X-Litaudit-Token" in response.json()["error"] and "finding" not in response.text
+
+
+def test_the_page_itself_loads_without_the_token(server: Server) -> None:
+    for path in ("/", "/static/app.js", "/static/app.css"):
+        assert requests.get(f"{server.base}{path}", timeout=30).status_code == 200
+
+
+def raw_request(server: Server, head: str, body: bytes = b"") -> tuple[int, bytes]:
+    """One HTTP request written by hand on a socket (a body that need not match its Content-Length); the status."""
+    host, port = server.base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(head.encode() + body)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    return int(answer.split(b" ", 2)[1]), answer
+
+
+def test_a_body_declared_over_the_limit_is_413_before_it_is_sent(server: Server) -> None:
+    before = log_bytes(server)
+    head = (
+        f"POST /api/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Litaudit-Token: {server.token}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 50000000\r\n\r\n"
+    )
+    status, _ = raw_request(server, head, b'{"source": ')  # 50 MB announced, 11 bytes sent: answered at once
+    assert status == 413
+    assert log_bytes(server) == before
+
+
+def test_a_streamed_body_over_the_limit_is_413(server: Server) -> None:
+    before = log_bytes(server)
+
+    def chunks() -> Iterator[bytes]:  # chunked transfer: no Content-Length to refuse it by
+        yield b'{"note": "'
+        for _ in range(40):
+            yield b"x" * 65536
+
+    response = requests.post(
+        f"{server.base}/api/reviews", data=chunks(), headers={"X-Litaudit-Token": server.token}, timeout=30
+    )
+    assert response.status_code == 413, response.text
+    assert "1000000" in response.json()["error"]
+    assert log_bytes(server) == before
+
+
+@pytest.mark.parametrize("body", [b"[" * 100_000 + b"]" * 100_000, b'{"a":' * 190_000, b"[" * 999_999])
+def test_deeply_nested_json_is_400_without_a_traceback(server: Server, body: bytes) -> None:
+    response = requests.post(
+        f"{server.base}/api/reviews",
+        data=body,
+        headers={"X-Litaudit-Token": server.token, "Content-Type": "application/json"},
+        timeout=30,
+    )
+    assert response.status_code == 400, response.text
+    assert len(response.json()["error"].splitlines()) == 1
+    assert "Traceback" not in server.log.read_text()
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"reviewer": "a" * 81}, "reviewer: a name of at most 80 characters"),
+        ({"reviewer": "ann\nbob"}, "reviewer: a name of at most 80 characters on one line"),
+        ({"reviewer": ["ann"]}, "reviewer: must be a string, got list"),
+        ({"reason": "x" * 2001}, "note: at most 2000 characters (got 2001)"),
+        ({"value": "1_000"}, "value '1_000': not a plain number"),
+        ({"value": "1,000"}, "value '1,000': not a plain number"),
+        ({"value": "inf"}, "value 'inf': not a plain number"),
+        ({"value": "1e999"}, "value '1e999': too large to be a finite number"),
+        ({"value": True}, "value: a number or its text, got bool"),
+        ({"value": {"n": 1}}, "value: a number or its text, got dict"),
+        ({"value": 10**400}, "value: must be a finite number"),
+        ({"decision": "accept", "value": 0.5}, "value: only a correction carries a value, not 'accept'"),
+        ({"sneaky": 1}, "unknown field(s) 'sneaky'; expected source, target, decision, reason, value, reviewer"),
+    ],
+)
+def test_fields_are_checked_before_anything_is_written(server: Server, change: dict, problem: str) -> None:
+    before = log_bytes(server)
+    body = {"source": SID, "target": record_ids(server)[50], "decision": "correct", "value": "0.5", "reviewer": "ann"}
+    response = server.post({**body, **change})
+    assert response.status_code == 400, response.text
+    assert problem in response.json()["error"]
+    assert log_bytes(server) == before
+
+
+@pytest.mark.parametrize(("given", "stored"), [("0.745", 0.745), ("-1.5e-3", -0.0015), (" 12 ", 12.0), (74.5, 74.5)])
+def test_values_are_read_as_the_cli_reads_them(server: Server, given: object, stored: float) -> None:
+    body = {"source": SID, "target": record_ids(server)[51], "decision": "correct", "value": given, "reviewer": "ann"}
+    response = server.post(body)
+    assert response.status_code == 200, response.text
+    assert response.json()["entry"]["value"] == stored
+
+
+def test_the_cli_refuses_what_the_server_refuses(server: Server) -> None:
+    rid = record_ids(server)[52]
+    for value in ("1_000", "inf", "0x10"):
+        result = CliRunner().invoke(
+            main, ["--root", str(server.ws.root), "review", SID, rid, "--correct", value, "--reviewer", "ann"]
+        )
+        assert result.exit_code == 2, (value, result.output)
+        assert "not a plain number" in result.output
+    server_says = server.post({"source": SID, "target": rid, "decision": "correct", "value": "0x10", "reviewer": "a"})
+    assert server_says.status_code == 400
+
+
+def test_undo_appends_the_reversal_and_never_deletes(server: Server) -> None:
+    finding = findings(server, status="open")[-1]["id"]
+    decided = server.post({"source": SID, "target": finding, "decision": "dismiss", "reviewer": "ann", "reason": "no"})
+    assert decided.status_code == 200 and findings(server, status="dismissed")
+    kept = log_bytes(server)
+    undo = requests.post(
+        f"{server.base}/api/reviews/undo",
+        json={"source": SID, "entry": decided.json()["entry"]["sha256"], "reviewer": "ann"},
+        headers={"X-Litaudit-Token": server.token},
+        timeout=30,
+    )
+    assert undo.status_code == 200, undo.text
+    assert undo.json()["status"] == "open" and undo.json()["entry"]["decision"] == "reopen"
+    assert log_bytes(server).startswith(kept)  # appended after what was there
+    assert finding in {f["id"] for f in findings(server, status="open")}
+    again = requests.post(
+        f"{server.base}/api/reviews/undo",
+        json={"source": SID, "entry": decided.json()["entry"]["sha256"], "reviewer": "ann"},
+        headers={"X-Litaudit-Token": server.token},
+        timeout=30,
+    )
+    assert again.status_code == 409 and "undo that decision first" in again.json()["error"]
+    entries = read_reviews(reviews_path(server.ws, SID))
+    assert [(e.target, e.decision) for e in entries[-2:]] == [(finding, "dismiss"), (finding, "reopen")]
+
+
+def test_undoing_a_second_decision_restores_the_first(server: Server) -> None:
+    rid = record_ids(server)[60]
+    server.post({"source": SID, "target": rid, "decision": "accept", "reviewer": "ann", "reason": "checked p3"})
+    second = server.post({"source": SID, "target": rid, "decision": "reject", "reviewer": "bob"}).json()
+    undo = requests.post(
+        f"{server.base}/api/reviews/undo",
+        json={"source": SID, "entry": second["entry"]["sha256"], "reviewer": "bob"},
+        headers={"X-Litaudit-Token": server.token},
+        timeout=30,
+    )
+    assert undo.status_code == 200, undo.text
+    assert (undo.json()["status"], undo.json()["entry"]["note"]) == ("source checked", "checked p3")
+    record = server.get("/api/record", source=SID, id=rid).json()["record"]
+    assert record["status"] == "source checked"
+
+
+def test_kept_rows_are_read_again_when_the_audit_rewrites_them(built: Path, tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    shutil.copytree(built, root)
+    rows = StoredRows(Workspace(root))
+    findings_before, records_before = rows.of(SID)
+    assert rows.of(SID)[0] is findings_before  # unchanged files: not parsed again
+    path = Workspace(root).audits_dir(SID) / "findings.json"
+    stored = json.loads(path.read_text())
+    stored["findings"] = stored["findings"][1:]
+    path.write_text(json.dumps(stored))
+    assert [f["id"] for f in rows.of(SID)[0]] == [f["id"] for f in findings_before[1:]]
+    assert rows.of(SID)[1] == records_before
+
+
 @pytest.fixture
 def browser_page(built: Path, tmp_path: Path) -> Iterator[tuple[Server, object]]:
     if BROWSER is None:
@@ -336,6 +528,69 @@ def test_the_queue_is_driven_by_the_keyboard_in_a_real_browser(browser_page: tup
     )
     assert cli.exit_code == 0, cli.output
     assert len(read_reviews(reviews_path(server.ws, SID))) == 4
+
+
+def test_the_finding_view_moves_on_after_a_decision_and_u_undoes_it(browser_page: tuple[Server, object]) -> None:
+    server, page = browser_page
+    rows = findings(server, status="open")
+    total = len(findings(server))
+    page.wait_for_selector(f"#progress:has-text('0 of {total} decided')")  # type: ignore[attr-defined]
+    page.fill("#reviewer", "ann")  # type: ignore[attr-defined]
+    page.click("h1")  # type: ignore[attr-defined]
+    page.keyboard.press("o")  # type: ignore[attr-defined]  # the first open finding, in its view
+
+    def shown(finding: dict) -> None:
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "id => decodeURIComponent(location.hash).endsWith('/' + id)", arg=finding["id"]
+        )
+        page.wait_for_selector("h1:has-text('" + finding["check"] + "')")  # type: ignore[attr-defined]
+
+    shown(rows[0])
+    page.wait_for_selector(".crop img[src^='blob:']")  # type: ignore[attr-defined]  # fetched with the token
+    page.keyboard.press("j")  # type: ignore[attr-defined]
+    shown(rows[1])
+    page.keyboard.press("k")  # type: ignore[attr-defined]
+    shown(rows[0])
+    page.keyboard.press("a")  # type: ignore[attr-defined]
+    page.keyboard.type("genuine")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    shown(rows[1])  # decided: the next open finding is shown
+    page.wait_for_selector(f"#progress:has-text('1 of {total} decided')")  # type: ignore[attr-defined]
+    page.keyboard.press("d")  # type: ignore[attr-defined]
+    page.keyboard.type("rounding")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    shown(rows[2])
+    page.wait_for_selector(f"#progress:has-text('2 of {total} decided')")  # type: ignore[attr-defined]
+    page.keyboard.press("u")  # type: ignore[attr-defined]  # the dismissal is reversed: its finding is open again
+    shown(rows[1])
+    page.wait_for_selector("#flash:has-text('undone')")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"#progress:has-text('1 of {total} decided')")  # type: ignore[attr-defined]
+    entries = read_reviews(reviews_path(server.ws, SID))  # the chain verified: nothing deleted, a reversal appended
+    assert [(e.target, e.decision, e.reviewer) for e in entries] == [
+        (rows[0]["id"], "accept", "ann"),
+        (rows[1]["id"], "dismiss", "ann"),
+        (rows[1]["id"], "reopen", "ann"),
+    ]
+    assert rows[1]["id"] in {f["id"] for f in findings(server, status="open")}
+
+
+def test_the_page_without_its_token_says_where_to_find_it(server: Server) -> None:
+    if BROWSER is None:
+        pytest.skip("no Chromium installed (Debian package 'chromium')")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(f"{server.base}/")
+            page.wait_for_selector("text=it ends in ?token=")
+            page.goto(f"{server.base}/?token={server.token}")
+            page.wait_for_selector("table.queue tbody tr.current")
+            assert "token" not in page.url  # kept in the tab's session storage, out of the address bar
+            page.reload()
+            page.wait_for_selector("table.queue tbody tr.current")
+        finally:
+            browser.close()
 
 
 def test_a_record_view_says_how_its_value_was_reproduced(built: Path, tmp_path: Path) -> None:

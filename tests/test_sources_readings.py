@@ -258,7 +258,7 @@ def test_cells_whose_labels_repeat_are_not_guessed_at() -> None:
     merged = to_table(_text_table([["n", "lang", "acc"], ["6", "OTSL HTML", "0.965 0.969"]]), 0, SHA, "b", "")
     compare_readings([pdf], [merged])
     assert not [c for c in pdf.cells if c.second_reading]
-    assert readings_note(pdf).endswith("0 of 0 cells agree; 6 body cells have no counterpart there")
+    assert readings_note(pdf).endswith("0 of 0 cells agree; 0 of 6 body cells paired, 6 with no counterpart there")
 
 
 def test_words_that_differ_are_recorded_but_not_reported() -> None:
@@ -268,3 +268,31 @@ def test_words_that_differ_are_recorded_but_not_reported() -> None:
     assert [c.text for c in first.cells if c.second_reading and not c.second_reading.agrees] == ["► fast", "0.81"]
     issues = check_readings(AuditInput("local:x", SHA, [first]))
     assert [issue.found for issue in issues] == ["0.81"]
+
+
+def test_markup_one_reading_keeps_pairs_and_agrees_and_a_changed_value_is_reported() -> None:
+    """The LaTeX reading keeps "<cit.>" for a citation the PDF prints as "[12]", and "β_1" for a printed "β1":
+    the labels still pair their cells (the grids differ in shape, so cells pair by labels), the words agree,
+    and the one value the source changed (0.501 for a printed 0.510) is the one finding."""
+    pdf_rows = [
+        ["Model", "β1", "MCC", "Note"],
+        ["DNABERT2 [12]", "0.9", "0.510", "BPE tokens"],
+        ["NT (Dalla-Torre et al., 2023)", "0.9", "0.640", "k-mer"],
+    ]
+    tex_rows = [
+        ["Model", "β_1", "MCC", "Note"],
+        ["DNABERT2 <cit.>", "0.9", "0.501", "BPE tokens"],
+        ["NT <cit.>", "0.9", "0.640", "k-mer"],
+        ["HyenaDNA <cit.>", "0.9", "0.610", "single base"],
+    ]
+    pdf = to_table(_text_table(pdf_rows), 0, SHA, "a", "")
+    tex = to_table(_text_table(tex_rows), 0, SHA, "b", "")
+    compare_readings([pdf], [tex])
+    differ = [(c.text, c.second_reading.text) for c in pdf.cells if c.second_reading and not c.second_reading.agrees]
+    assert differ == [("0.510", "0.501")]
+    assert readings_note(pdf) == "read twice (b): 5 of 6 cells agree; 6 of 6 body cells paired"
+    assert [issue.found for issue in check_readings(AuditInput("local:x", SHA, [pdf]))] == ["0.510"]
+    same_shape = to_table(_text_table(tex_rows[:3]), 0, SHA, "b", "")  # grids of one shape pair by position
+    pdf = to_table(_text_table(pdf_rows), 0, SHA, "a", "")
+    compare_readings([pdf], [same_shape])
+    assert [c.text for c in pdf.cells if c.second_reading and not c.second_reading.agrees] == ["0.510"]

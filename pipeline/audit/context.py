@@ -121,16 +121,30 @@ class AuditInput:
         """The sentences that cite this table, as :meth:`cited` resolves them."""
         return self._citations()[1].get(id(table), [])
 
+    def sentences_on(self, page: int) -> list[Sentence]:
+        """The sentences printed on ``page``, found without reading every sentence of the paper."""
+        pages = self.cache.get("sentences by page")
+        if pages is None:
+            pages = self.cache["sentences by page"] = {}
+            for sentence in self.text.sentences if self.text is not None else []:
+                pages.setdefault(sentence.page, []).append(sentence)
+        return pages.get(page, [])  # type: ignore[no-any-return]
+
     def uncited_on(self, page: int) -> list[Sentence]:
         """The sentences printed on ``page`` that cite no table (a table's footnotes, printed as text)."""
         return self._citations()[2].get(page, [])
 
-    def _citations(
-        self,
-    ) -> tuple[dict[int, dict[str, list[TableView]]], dict[int, list[Sentence]], dict[int, list[Sentence]]]:
-        if "citations" in self.cache:
-            return self.cache["citations"]  # type: ignore[no-any-return]
-        runs: dict[str, list[list[TableView]]] = {}  # label key -> its tables, a run over following pages as one
+    def named(self, keys: set[str], page: int) -> dict[str, list[TableView]]:
+        """The tables that label keys name in text printed on ``page``: each label read as the table printing it
+        nearest (its parts on following pages included)."""
+        runs = self._runs()
+        return {k: run for k in sorted(keys) if (run := nearest(runs.get(k, []), page, _run_page))}
+
+    def _runs(self) -> dict[str, list[list[TableView]]]:
+        """Label key -> its tables, a run over following pages as one."""
+        if "label runs" in self.cache:
+            return self.cache["label runs"]  # type: ignore[no-any-return]
+        runs: dict[str, list[list[TableView]]] = {}
         for view in sorted(self.views, key=lambda v: (v.table.page, v.table.index)):
             key = text_table_key(view.table.label)
             if key is None:
@@ -141,6 +155,14 @@ class AuditInput:
                 found[-1].append(view)
             else:
                 found.append([view])
+        self.cache["label runs"] = runs
+        return runs
+
+    def _citations(
+        self,
+    ) -> tuple[dict[int, dict[str, list[TableView]]], dict[int, list[Sentence]], dict[int, list[Sentence]]]:
+        if "citations" in self.cache:
+            return self.cache["citations"]  # type: ignore[no-any-return]
         by_sentence: dict[int, dict[str, list[TableView]]] = {}
         by_table: dict[int, list[Sentence]] = {}
         uncited: dict[int, list[Sentence]] = {}
@@ -148,7 +170,7 @@ class AuditInput:
             keys = cited_tables(sentence.text)
             if not keys:
                 uncited.setdefault(sentence.page, []).append(sentence)
-            resolved = {k: run for k in sorted(keys) if (run := nearest(runs.get(k, []), sentence.page, _run_page))}
+            resolved = self.named(keys, sentence.page)
             by_sentence[id(sentence)] = resolved
             for run in resolved.values():
                 for view in run:

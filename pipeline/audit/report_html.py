@@ -1,7 +1,9 @@
 """audits/<source>/report.html: one self-contained page (inline CSS, images as data URIs, no network).
 
-Per table: the cropped page image with flagged cells outlined, the extracted grid beside it, the findings
-with their locators and computations, the records with reviewers' latest decisions.
+It opens with the problems: the counts (each a link), then the error, warning and needs-check findings, each
+linking to its table and crop, then the index of tables with the severities each holds; the checks that ran
+come after. Per table: the cropped page image with flagged cells outlined, the extracted grid beside it, the
+findings with their locators and computations, the records with reviewers' latest decisions.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import base64
 from html import escape
 from importlib import resources
 
+from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.render import no_image_reason
 from pipeline.audit.report_data import (
     GridCell,
@@ -25,12 +28,18 @@ from pipeline.audit.report_data import (
 from pipeline.model import where_printed
 from pipeline.readers.agreement import readings_note
 
+LEAD_SEVERITIES = ("error", "warning", "needs-check")  # listed first, before any table: what a reader must see
+
 
 def render_html(report: Report) -> str:
     css = resources.files("pipeline.audit").joinpath("report.css").read_text(encoding="utf-8")
     body = [_header(report), "<main>"]
     if report.paper_findings:
-        body.append('<section class="paper"><h2>Whole paper</h2>' + _findings(report.paper_findings) + "</section>")
+        body.append(
+            f'<section class="paper" id="{PAPER_ANCHOR}"><h2>Whole paper</h2>'
+            + _findings(report.paper_findings)
+            + "</section>"
+        )
     body += [_table(section) for section in report.tables]
     if report.other_records:
         body.append('<section class="paper"><h2>Records outside the tables above</h2>')
@@ -46,11 +55,13 @@ def render_html(report: Report) -> str:
 
 
 def _header(report: Report) -> str:
-    counts = "".join(
-        f'<div class="count {s}"><b>{n}</b>{s}{"s" if n != 1 else ""}</div>' for s, n in report.counts.items()
-    )
+    where = _places(report)
+    first = {}
+    for item in report.all_findings:
+        first.setdefault(item.finding.severity, item.number)
+    counts = "".join(_count(s, n, first.get(s)) for s, n in report.counts.items())
     records = sum(len(t.records) for t in report.tables) + len(report.other_records)
-    counts += f'<div class="count"><b>{len(report.tables)}</b>tables</div>'
+    counts += f'<a class="count" href="#tables"><b>{len(report.tables)}</b>tables</a>'
     counts += f'<div class="count"><b>{records}</b>records</div>'
     rows = "".join(
         f"<tr><td><code>{escape(c.id)}</code></td><td>{_badge(c.severity)}</td><td>{escape(c.summary)}</td>"
@@ -58,21 +69,83 @@ def _header(report: Report) -> str:
         for c in report.checks
     )
     notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
-    toc = "".join(
-        f'<li><a href="#{t.anchor}">{escape(t.title)}</a> — {len(t.findings)} finding(s), {len(t.records)} record(s)'
-        "</li>"
-        for t in report.tables
-    )
     return (
         f"<header><h1>Audit of {escape(report.source_id)}</h1>"
         f'<div class="meta">source SHA-256 <code>{escape(report.source_sha256)}</code></div>'
         f'<div class="summary">{counts}</div>'
-        '<table class="checks"><tr><th>check</th><th>default severity</th><th>what it looks for</th><th>status</th>'
-        f"<th>findings raised</th></tr>{rows}</table>"
-        + (f"<ul>{notes}</ul>" if notes else "")
-        + (f"<nav><ul>{toc}</ul></nav>" if toc else "")
-        + "</header>"
+        + _problems(report, where)
+        + _index(report)
+        + '<h2 id="checks">Checks</h2>'
+        + '<table class="checks"><tr><th>check</th><th>default severity</th><th>what it looks for</th><th>status</th>'
+        f"<th>findings raised</th></tr>{rows}</table>" + (f"<ul>{notes}</ul>" if notes else "") + "</header>"
     )
+
+
+PAPER_ANCHOR = "paper"
+
+
+def _count(severity: str, n: int, first: int | None) -> str:
+    """A count box; a link to where its findings are listed (the problems, or the first info finding)."""
+    text = f"<b>{n}</b>{escape(severity)}{'s' if n != 1 else ''}"
+    if not n:
+        return f'<div class="count {escape(severity)}">{text}</div>'
+    target = f"problems-{severity}" if severity in LEAD_SEVERITIES else f"finding-{first}"
+    return f'<a class="count {escape(severity)}" href="#{escape(target)}">{text}</a>'
+
+
+def _places(report: Report) -> dict[int, TableReport]:
+    """Each finding's number -> the table section that holds it (absent: the whole paper)."""
+    return {item.number: section for section in report.tables for item in section.findings}
+
+
+def _problems(report: Report, where: dict[int, TableReport]) -> str:
+    """The error, warning and needs-check findings, worst first, each with links to its table and its crop."""
+    groups = []
+    for severity in LEAD_SEVERITIES:
+        items = [n for n in report.all_findings if n.finding.severity == severity]
+        if not items:
+            continue
+        lines = "".join(_problem(item, where.get(item.number)) for item in items)
+        title = f"{len(items)} {severity}{'s' if len(items) != 1 else ''}"
+        groups.append(f'<h3 id="problems-{escape(severity)}">{escape(title)}</h3><ol class="problems">{lines}</ol>')
+    if not groups:
+        return (
+            '<section class="problems" id="problems"><p class="none">No errors, warnings or needs-checks.</p></section>'
+        )
+    return '<section class="problems" id="problems"><h2>To review first</h2>' + "".join(groups) + "</section>"
+
+
+def _problem(item: Numbered, section: TableReport | None) -> str:
+    f = item.finding
+    links = [f'<a href="#finding-{item.number}">finding {item.number}</a>']
+    if section is None:
+        links.append(f'<a href="#{PAPER_ANCHOR}">whole paper</a>')
+    else:
+        links.append(f'<a href="#{section.anchor}">{escape(section.title)}</a>')
+        if section.image is not None:
+            links.append(f'<a href="#{section.anchor}-crop">crop</a>')
+    review = f' <span class="meta">({escape(review_of(f))})</span>' if review_of(f) else ""
+    return (
+        f'<li value="{item.number}">{_badge(f.severity)} <code>{escape(f.check)}</code> {escape(f.message)}'
+        f'{review} <span class="links">{" · ".join(links)}</span></li>'
+    )
+
+
+def _index(report: Report) -> str:
+    """The tables in order, each with the severities of its findings (worst first) and its records."""
+    entries = []
+    for t in report.tables:
+        held = {}
+        for item in t.findings:
+            held[item.finding.severity] = held.get(item.finding.severity, 0) + 1
+        ranked = sorted(held.items(), key=lambda kv: SEVERITIES.index(kv[0]) if kv[0] in SEVERITIES else 9)
+        severities = " ".join(f"{n} {_badge(s)}" for s, n in ranked) or '<span class="none">no findings</span>'
+        entries.append(
+            f'<li><a href="#{t.anchor}">{escape(t.title)}</a> {severities} · {len(t.records)} record(s)</li>'
+        )
+    if not entries:
+        return ""
+    return f'<nav id="tables"><h2>Tables</h2><ul>{"".join(entries)}</ul></nav>'
 
 
 def _badge(severity: str) -> str:
@@ -89,7 +162,8 @@ def _table(section: TableReport) -> str:
     if section.image is not None:
         data = base64.b64encode(section.image).decode("ascii")
         figure = (
-            f'<figure><img alt="{escape(section.title)} as printed on page {table.page}" src="data:image/png;base64,'
+            f'<figure id="{section.anchor}-crop"><img alt="{escape(section.title)} as printed on page {table.page}" '
+            'src="data:image/png;base64,'
             f'{data}"><figcaption>As printed (page {table.page}); flagged cells outlined, numbered as the findings'
             "</figcaption></figure>"
         )

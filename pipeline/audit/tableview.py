@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from pipeline.model import Locator, Table
-from pipeline.numbers import PrintedNumber, parse_number
+from pipeline.numbers import PrintedNumber, parse_number, says_counts
 
 Pos = tuple[int, int]
 
@@ -76,7 +76,16 @@ def view_table(table: Table) -> TableView:
         start = view.row_groups.get(row, row)
         if start != row and _is_label_row(table, start) and not _has_row_path(table, row):
             view.row_labels[row] = f"{_row_label(table, start)} / {view.row_labels[row]}".strip(" /")
+    _read_counts(view)
     return view
+
+
+def _read_counts(view: TableView) -> None:
+    """ "15 (36)" under a label that says "n (%)" is a count and its share, not a value and its spread."""
+    for (row, col), number in list(view.numbers.items()):
+        labelled = says_counts(view.col_label(col)) or says_counts(view.row_labels.get(row, ""))
+        if labelled and number.spread == "()" and not number.decimals and number.value >= 0:
+            view.numbers[(row, col)] = parse_number(view.text(row, col), counts=True) or number
 
 
 def _is_label_row(table: Table, row: int) -> bool:
@@ -84,7 +93,7 @@ def _is_label_row(table: Table, row: int) -> bool:
     first = table.cell_at(row, 0)
     if first is None or not first.text.strip():
         return False
-    if first.col_span >= table.n_cols - 1:
+    if first.col_span > 1 and first.col_span >= table.n_cols - 1:  # a stub of one column spans nothing
         return True
     return all(
         (cell := table.cell_at(row, col)) is None or not cell.text.strip() or cell is first

@@ -30,6 +30,11 @@ _ABBREVIATIONS = r"(?:e\.g|i\.e|et al|Fig|Figs|Tab|Eq|Eqs|Sec|Secs|vs|cf|resp|ap
 _HEADING = re.compile(
     r"^(?:\d+(?:\.\d+)*\.?\s+[A-Z][\w ,:&()/-]{1,70}|Abstract|ABSTRACT|References|Acknowledge?ments?|Appendix)$"
 )
+_WITH_UNIT = re.compile(r"(?<![\w.\-])(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>[A-Za-zμµÅ°][^\s,;()]*)")
+_HEADER_UNIT = re.compile(r"\(\s*(?:(?:[x×]\s*)?10\s*\^?\s*(?P<exp>[-−]?\d+)\s*)?(?P<unit>[^()]*?)\s*\)")
+_FIGURE_REF = re.compile(r"\b(?:Fig(?:ure)?s?\.?)\s*S?\d", re.IGNORECASE)
+_RUN_IN = re.compile(r"(?:[A-Z][\w-]*(?:\s+[\w-]+){0,3}|\(?[ivx\d]+[.)]|[•·-])\s*[.:]?")  # "Calibration." "(ii)"
+SCOPE = 3  # sentences after a citation that still speak of its tables
 CROSSING = 5  # characters on each side of a table box's edge that make a line body text running into it
 
 
@@ -37,6 +42,7 @@ CROSSING = 5  # characters on each side of a table box's edge that make a line b
 class Sentence:
     page: int
     text: str
+    block: int = -1  # the run of body text between headings it belongs to (-1: unknown)
 
 
 @dataclass
@@ -51,6 +57,26 @@ class PaperText:
         """Sentences that refer to the table with this label ("Table 3 reports ...")."""
         key = table_key(label)
         return [s for s in self.sentences if key and key in cited_tables(s.text)]
+
+    def in_scope(self) -> list[tuple[Sentence, set[str]]]:
+        """Sentences that cite no table or figure but follow, in the same block of text, one that cites tables:
+        they speak of those tables ("Table 3 reports calibration. Calibration. ECE is below 0.05 on all
+        datasets."). A run-in heading or a list item does not end the scope; another citation, a block's end or
+        the third sentence after does."""
+        scoped: list[tuple[Sentence, set[str]]] = []
+        keys: set[str] = set()
+        left = 0
+        for previous, sentence in itertools.pairwise([Sentence(0, "", -2), *self.sentences]):
+            if sentence.block < 0 or sentence.block != previous.block:
+                keys, left = set(), 0
+            cited = cited_tables(sentence.text)
+            if cited or _FIGURE_REF.search(sentence.text):
+                keys, left = cited, SCOPE
+                continue
+            if keys and left > 0:
+                scoped.append((sentence, set(keys)))
+                left -= 0 if _RUN_IN.fullmatch(sentence.text) else 1
+        return scoped
 
     def with_sentences(self, extra: Iterable[Sentence]) -> PaperText:
         return PaperText([*self.sentences, *extra], dict(self.captions), dict(self.figure_captions))
@@ -86,6 +112,35 @@ def cited_tables(sentence: str) -> set[str]:
     return keys
 
 
+@dataclass(frozen=True)
+class Quantity:
+    """A number the text prints with its unit ("89.2 s-1", "6.5 μM"), and where it starts."""
+
+    number: str
+    unit: str
+    start: int
+
+
+def unit_key(unit: str) -> str:
+    """One spelling per unit: "µM" and "μM", "s−1", "s^-1" and "s -1" are each one."""
+    return re.sub(r"[\s^]", "", normalise(unit).replace("µ", "μ")).rstrip(".").lower()
+
+
+def quantities(sentence: str) -> list[Quantity]:
+    """The numbers of a sentence printed with a unit right after them (a scale "× 10-3" before the unit counts as
+    no unit: the number is then not in the unit alone)."""
+    return [Quantity(m.group("num"), m.group("unit").rstrip("."), m.start()) for m in _WITH_UNIT.finditer(sentence)]
+
+
+def header_unit(label: str) -> tuple[int, str] | None:
+    """The power of ten and the unit a header's parentheses print: "kcat (10-3 s-1)" -> (-3, "s-1")."""
+    for match in _HEADER_UNIT.finditer(normalise(label)):
+        unit = match.group("unit").strip()
+        if unit and re.search(r"[A-Za-zμµÅ°]", unit) and len(unit) <= 20:
+            return int((match.group("exp") or "0").replace("−", "-")), unit
+    return None
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of running text; abbreviations such as "e.g." and "et al." do not end one."""
     text = re.sub(r"\s+", " ", text).strip()
@@ -103,7 +158,7 @@ def split_sentences(text: str) -> list[str]:
 
 def paper_text_from_string(text: str, page: int = 1) -> PaperText:
     """Body text given as a string (tests, the seeded-error benchmark)."""
-    return PaperText([Sentence(page, s) for s in split_sentences(normalise(text))])
+    return PaperText([Sentence(page, s, 0) for s in split_sentences(normalise(text))])
 
 
 def read_paper_text(pdf_path: Path, tables: Sequence[Table] = ()) -> PaperText:
@@ -124,6 +179,7 @@ def read_paper_text(pdf_path: Path, tables: Sequence[Table] = ()) -> PaperText:
     finally:
         document.close()
     repeated = _running_heads(pages)
+    block = 0
     for number, page_lines in enumerate(pages, 1):
         lines = [line for line in page_lines if _head_key(line.text) not in repeated]
         body, captions = _split_captions(lines, known)
@@ -132,8 +188,9 @@ def read_paper_text(pdf_path: Path, tables: Sequence[Table] = ()) -> PaperText:
                 result.figure_captions.setdefault(key[4:], caption)
             else:
                 result.captions.setdefault(key, caption)
-        for block in _blocks(body):
-            result.sentences.extend(Sentence(number, s) for s in split_sentences(_join_lines(block)))
+        for lines_of_block in _blocks(body):
+            block += 1
+            result.sentences.extend(Sentence(number, s, block) for s in split_sentences(_join_lines(lines_of_block)))
     return result
 
 

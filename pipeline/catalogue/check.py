@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from pipeline.catalogue.model import (
     DIRECTIONS,
@@ -188,6 +188,28 @@ def check_aliases(catalogue: Catalogue) -> list[str]:
     datasets = ((d.benchmark, d.id, catalogue.dataset_forms(d)) for d in catalogue.datasets)
     configurations = ((c.benchmark, c.id, c.names) for c in catalogue.configurations)
     return _label_clashes("dataset", datasets) + _label_clashes("configuration", configurations)
+
+
+def check_probe_links(catalogue: Catalogue, links: Mapping[str, Iterable[str]]) -> list[str]:
+    """The protocols' ``catalogue:`` maps (protocol name -> the catalogue dataset names it links to its data, the
+    one place that link is made): each name must be a catalogue dataset's, and no dataset may be linked twice
+    (a reproduction would not know which data to run)."""
+    names = {" ".join(d.name.split()).casefold(): d.name for d in catalogue.datasets}
+    owners: dict[str, list[str]] = defaultdict(list)
+    problems = []
+    for protocol, linked in sorted(links.items()):
+        for name in linked:
+            found = names.get(" ".join(name.split()).casefold())
+            if found is None:
+                problems.append(f"protocol '{protocol}': catalogue dataset '{name}' is not in the catalogue")
+            else:
+                owners[found].append(protocol)
+    problems += [
+        f"catalogue dataset '{name}': linked to the data of several protocols ({', '.join(protocols)})"
+        for name, protocols in sorted(owners.items())
+        if len(protocols) > 1
+    ]
+    return problems
 
 
 def check_catalogue(catalogue: Catalogue) -> list[str]:

@@ -4,19 +4,26 @@ is right into config/catalogue."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 Ranker = Callable[[str, str], list[dict[str, Any]]]  # (kind, printed label) -> [{"id", "name", "score"}], best first
+BenchmarkOf = Callable[[str], "tuple[str, str] | None"]  # catalogue dataset name -> (benchmark id, benchmark name)
 
 ALIAS_SCORE = 85.0  # a suggestion this close names the same thing printed another way
 KINDS = ("dataset", "configuration", "metric")
 
 
-def propose(candidates: Iterable[dict[str, Any]], rank: Ranker | None = None) -> dict[str, Any]:
-    """{"aliases": [...], "new": {"dataset": [...], "configuration": [...], "metric": [...]}} from candidates;
-    ``rank`` scores each printed label against the catalogue (else the mapper's suggestions are used)."""
+def propose(
+    candidates: Iterable[dict[str, Any]], rank: Ranker | None = None, benchmark_of: BenchmarkOf | None = None
+) -> dict[str, Any]:
+    """{"aliases": [...], "new": {"dataset": [...], "configuration": [...], "metric": [...]}, "entries": {...}}
+    from candidates; ``rank`` scores each printed label against the catalogue (else the mapper's suggestions are
+    used); ``benchmark_of`` names the benchmark of a linked dataset, so that a new model whose values all sit
+    on one benchmark's datasets becomes a complete configuration entry (``entries``, a catalogue file)."""
+    candidates = list(candidates)
     seen: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for candidate in candidates:
         for kind in KINDS:
@@ -43,4 +50,40 @@ def propose(candidates: Iterable[dict[str, Any]], rank: Ranker | None = None) ->
         else:
             nearest = [f"{s['name']} ({s['score']:g})" for s in suggestions]
             new[kind].append({"name": label, "values": len(found), "seen_in": where, "nearest": nearest})
-    return {"aliases": aliases, "new": {kind: items for kind, items in new.items() if items}}
+    proposals: dict[str, Any] = {"aliases": aliases, "new": {kind: items for kind, items in new.items() if items}}
+    entries = _configuration_entries(candidates, new["configuration"], benchmark_of) if benchmark_of else []
+    if entries:
+        proposals["entries"] = {"configurations": entries}
+    return proposals
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
+
+
+def _configuration_entries(
+    candidates: list[dict[str, Any]], new: list[dict[str, Any]], benchmark_of: BenchmarkOf
+) -> list[dict[str, Any]]:
+    """A configuration entry per new model whose values are linked to datasets of one benchmark: the printed
+    name as model and alias, the benchmark in the name as the catalogue's other configurations have it."""
+    entries = []
+    for item in new:
+        label = item["name"]
+        benchmarks = {
+            benchmark_of(str(c["linked"]["dataset"]))
+            for c in candidates
+            if (c.get("printed_labels") or {}).get("configuration") == label and "dataset" in (c.get("linked") or {})
+        }
+        if len(benchmarks) != 1 or None in benchmarks:
+            continue
+        benchmark_id, benchmark_name = next(iter(benchmarks))  # type: ignore[misc]
+        entries.append(
+            {
+                "id": f"{_slug(label)}-{benchmark_id}",
+                "name": f"{label} ({benchmark_name})",
+                "model": label,
+                "benchmark": benchmark_id,
+                "aliases": [label],
+            }
+        )
+    return entries

@@ -9,6 +9,7 @@ from typing import Any
 
 from pipeline.mapping.model import Link, MappingFile, UnmappedCell
 from pipeline.mapping.paths import ValueCell, label_columns, value_cells
+from pipeline.mapping.regime import regime_of
 from pipeline.model import Table, TablesFile
 
 UNLINKED = "unlinked"
@@ -42,14 +43,18 @@ def _stub_heads(table: Table) -> list[str]:
     return [_text(table, table.header_rows - 1, c) for c in (*range(table.stub_cols), *label_columns(table))]
 
 
-def printed_labels(caption: str, vc: ValueCell, heads: list[str], links: dict[str, Link]) -> dict[str, str | None]:
+def printed_labels(
+    caption: str, vc: ValueCell, heads: list[str], links: dict[str, Link], context: str = ""
+) -> dict[str, str | None]:
     """Dataset, configuration and metric as printed: the model is the row label headed "Model" (or "Method"),
     else the label the mapper read as the model; the metric is the row label headed "Metric", else the one the
     mapper linked, else the caption's opening phrase ("Attack success rate (%)"); the dataset is every other
-    label of the cell."""
+    label of the cell; the regime ("full-shot") when a label, the caption or the section prints one."""
     rows, cols = list(vc.row_path), list(vc.col_path)
     metric_link = links.get("metric")
-    metric = metric_link.label.strip() if metric_link is not None and metric_link.id is not None else None
+    metric = None
+    if metric_link is not None and metric_link.id is not None:  # printed in a label, or named in running text
+        metric = metric_link.label.strip() if metric_link.source in ("column", "row") else metric_link.name
     model = None
     if len(rows) == len(heads):
         k = next((k for k, head in enumerate(heads) if _METRIC_HEAD.match(head)), None)
@@ -67,11 +72,13 @@ def printed_labels(caption: str, vc: ValueCell, heads: list[str], links: dict[st
     named = _caption_dataset(caption)
     if named and not any(named in p for p in parts) and named != model:
         parts.insert(0, named)  # "Comparing ... on zero-shot ClinVar classification": rows print only the subset
-    return {
+    printed: dict[str, str | None] = {
         "dataset": " / ".join(parts) or None,
         "configuration": model,
         "metric": metric or _caption_metric(caption),
     }
+    regime = regime_of(vc.row_path, vc.col_path, caption, context)[0]
+    return printed | {"regime": regime} if regime else printed
 
 
 _MEASURE = re.compile(r"%|\b(?:ID|identity|rate|score|accuracy|error|loss|AUROC|AUPRC|F1|MCC)\b", re.IGNORECASE)
@@ -130,7 +137,7 @@ def _candidate(
 ) -> dict[str, Any] | None:
     cell = vc.cell
     links = {link.kind: link for link in unmapped.links}
-    printed = printed_labels(table.caption, vc, heads, links)
+    printed = printed_labels(table.caption, vc, heads, links, table.context)
     model = printed["configuration"] or ""
     if not (printed["dataset"] or model) or _NOT_A_MODEL.match(model):
         return None

@@ -118,6 +118,7 @@ def build_record(source: dict[str, Any], table: Table, cell: Cell, mapped: CellM
         mapping=_mapping_of(mapped, tm),
         limitations=limitations_of(mapped),
         evidence=evidence_of(cell),
+        regime=mapped.regime,
     )
 
 

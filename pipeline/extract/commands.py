@@ -13,8 +13,8 @@ import click
 from pipeline.clikit import emit_result, handle_errors, json_option, log
 from pipeline.errors import EXIT_BAD_INPUT, EXIT_OK, LitauditError
 from pipeline.executor import make_executor
-from pipeline.extract.continued import page_parts
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.continued import page_parts
+from pipeline.extract.document.tables import extract_tables
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.progress import progress
 from pipeline.store import write_json

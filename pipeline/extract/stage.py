@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import ExtractionError, LitauditError, StageInputMissingError
-from pipeline.extract.document import extract_tables, extractor_info
+from pipeline.extract.document.tables import extract_tables, extractor_info
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.model import TablesFile
 from pipeline.readers import read_artifact, reading_order, stored_files

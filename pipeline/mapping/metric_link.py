@@ -16,10 +16,17 @@ def _one(found: tuple[MetricDef, ...], dataset: DatasetDef | None) -> MetricDef 
 
 
 def link_metric(
-    linker: Linker, row: LabelPath, column: LabelPath, caption: str, dataset: DatasetDef | None, corner: str = ""
+    linker: Linker,
+    row: LabelPath,
+    column: LabelPath,
+    caption: str,
+    dataset: DatasetDef | None,
+    corner: str = "",
+    context: str = "",
 ) -> Link:
     """The column header first, then the row (its label and other words printed in it), then the header of the
-    stub column (the table's corner, "Dataset (MCC)"), then the caption."""
+    stub column (the table's corner, "Dataset (MCC)"), then the caption, then the text of the table's section
+    (a README prints "Full-shot, MCC." once above two tables)."""
     label = " ".join(column.printed) or row.text
     row_text = " / ".join((*row.printed, *row.extra))
     for where, printed, found in (
@@ -27,6 +34,7 @@ def link_metric(
         ("row", row_text, row.metrics),
         ("table corner", corner, tuple(linker.metrics.find(corner))),
         ("caption", caption, tuple(linker.metrics.find(caption))),
+        ("section", context, tuple(linker.metrics.find(context))),
     ):
         if not found:
             continue

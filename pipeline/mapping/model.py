@@ -88,6 +88,7 @@ class CellMapping:
     scale: Scale
     facts: CatalogueFacts
     aggregation: str | None = None
+    regime: str | None = None  # "full-shot", "10-shot": the data regime printed with it (pipeline/mapping/regime.py)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

@@ -11,7 +11,9 @@ from pipeline.catalogue.load import BUNDLED_DIR
 from pipeline.errors import ConfigError
 from pipeline.mapping.document import map_tables
 from pipeline.mapping.overrides import load_overrides
+from pipeline.mapping.registry import with_registry_models
 from pipeline.mapping.settings import MapSettings
+from pipeline.probe.models import load_models
 from pipeline.settings import Settings
 from pipeline.stage_settings import load_settings
 from pipeline.stages import StageReport
@@ -41,6 +43,7 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     tables_path = ws.extracted_dir(source_id) / "tables.json"
     tables = read_tables(tables_path)
     catalogue, info = usable_catalogue(ws)
+    catalogue = with_registry_models(catalogue, load_models(ws.config_dir))
     pins = load_overrides(ws.config_dir / "overrides.yaml", catalogue, source_id)
     knobs = load_settings(MapSettings, ws.config_dir, settings.overrides)
     mapping = map_tables(tables, catalogue, pins, sha256_file(tables_path), info, knobs)

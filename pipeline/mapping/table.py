@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from pipeline.mapping.model import MODELS_IN_COLUMNS, CatalogueFacts, CellMappin
 from pipeline.mapping.orientation import AxisEvidence, decide_orientation
 from pipeline.mapping.overrides import SourcePins, TablePins
 from pipeline.mapping.paths import ValueCell, value_cells
+from pipeline.mapping.regime import regime_of
 from pipeline.mapping.scale import percent_share, scale_for
 from pipeline.model import Table
 
@@ -39,6 +41,21 @@ class _Linked:
         return all(link.id is not None for link in self.links)
 
 
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def prose_columns(table: Table) -> dict[int, str]:
+    """Body columns most of whose cells are phrases ("full, 10-shot, 1-shot", "5 random seeds"): the values of a
+    fact sheet ("Genomic foundation models | 40"), whose few numbers are counts and settings. Short marks
+    ("OOM", "N/A", "-") in a results column are not phrases."""
+    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for cell in table.cells:
+        if cell.kind == "body" and cell.text.strip():
+            counts[cell.col][0] += 1
+            counts[cell.col][1] += len(_WORD.findall(cell.text)) >= 2
+    return {col: f"{phrases} of {n}" for col, (n, phrases) in counts.items() if phrases * 2 >= n}
+
+
 def _titled(title: str, path: tuple[str, ...]) -> tuple[str, ...]:
     """A panel title before a label path, unless the path already prints it."""
     return path if any(title.casefold() == p.casefold() for p in path) else (title, *path)
@@ -60,6 +77,7 @@ class TableMapper:
         self._datasets: dict[tuple[str, ...], Link] = {}
         self._configurations: dict[tuple[tuple[str, ...], str | None], Link] = {}
         self.context: tuple[str, ...] = ()  # tasks the caption names
+        self.prose_columns = prose_columns(table)
         # The header of the stub column ("Dataset (Top-1 %)"): it may name the metric of the whole table.
         self.corner = " ".join(
             c.text.strip() for c in table.cells if c.row < table.header_rows and c.col < max(table.stub_cols, 1)
@@ -105,7 +123,7 @@ class TableMapper:
         for vc in cells:
             row, column = rows[(vc.row_path, vc.row_texts)], columns[vc.col_path]
             pinned = table_pins.metric or self.pins.cells.get(vc.locator.id)
-            reason = None if pinned else self._not_a_result(row, column)
+            reason = None if pinned else self._not_a_result(row, column, vc.cell.col)
             if reason:
                 cell = vc.cell
                 result.skipped.append(
@@ -117,11 +135,13 @@ class TableMapper:
         self._finish(result, linked)
         return result
 
-    def _not_a_result(self, row: LabelPath, column: LabelPath) -> str | None:
+    def _not_a_result(self, row: LabelPath, column: LabelPath, col: int) -> str | None:
         """Why the numbers under a label are settings or statistics rather than scores (None when they are not)."""
         for where, path, label in (("row", row, row.text), ("column", column, " ".join(column.printed))):
             if path.quantities:
                 return f"the {where} label '{label}' names {path.quantities[0].name}: not a result"
+        if col in self.prose_columns and not (row.metrics or column.metrics):
+            return f"column {col + 1} prints mostly phrases ({self.prose_columns[col]} cells): facts, not results"
         caption = self.table.caption
         quantities = self.linker.quantities.find(caption)
         if quantities and not (row.metrics or column.metrics or self.linker.metrics.find(caption)):
@@ -161,7 +181,9 @@ class TableMapper:
         else:
             row_path = dataset_path if by_columns else model_path
             column_path = model_path if by_columns else dataset_path
-            metric = link_metric(self.linker, row_path, column_path, self.table.caption, dataset_def, self.corner)
+            metric = link_metric(
+                self.linker, row_path, column_path, self.table.caption, dataset_def, self.corner, self.table.context
+            )
         return _Linked(vc, dataset, configuration, metric, dataset_path, model_path)
 
     def _dataset_link(self, path: LabelPath, where: str, benchmark: str | None, pins: TablePins) -> Link:
@@ -225,6 +247,7 @@ class TableMapper:
                     scale=scale_for(float(vc.cell.value or 0.0), metric, percent, why),
                     facts=self._facts(dataset, str(item.configuration.id), metric, item.metric.printed_as),
                     aggregation=aggregation_note(catalogue, dataset, item.dataset_path.aggregate_word, self.name),
+                    regime=regime_of(vc.row_path, vc.col_path, self.table.caption, self.table.context)[0],
                 )
             )
 

@@ -7,11 +7,13 @@ the same number to every other stage.
 from pipeline.numbers.glyphs import decode_glyph, normalise
 from pipeline.numbers.grammar import (
     PrintedNumber,
+    fold_label,
     is_numeric,
     is_placeholder,
     looks_numeric,
     mark_raised_tail,
     parse_number,
+    says_counts,
     trailing_marks,
 )
 from pipeline.numbers.interval import Interval, fmt_number, interval_mean, interval_sum
@@ -21,6 +23,7 @@ __all__ = [
     "PrintedNumber",
     "decode_glyph",
     "fmt_number",
+    "fold_label",
     "interval_mean",
     "interval_sum",
     "is_numeric",
@@ -29,5 +32,6 @@ __all__ = [
     "mark_raised_tail",
     "normalise",
     "parse_number",
+    "says_counts",
     "trailing_marks",
 ]

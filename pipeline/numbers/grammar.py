@@ -2,6 +2,10 @@
 
     0.851   88.55 ± 0.04   67.3 (1.2)   45.2 [±1.1]   12.5%   −0.05   10,747.5   1e-5   40.3B   0.91*   0.75^a
     4.9 × 10^-5 (the exponent printed raised, see ``mark_raised_tail``)
+    23 (71%)   23/33 (70%)   15 (36) under a label that says "n (%)": a count with its share, never a spread
+
+A count's share ("23 (71%)") is the count's ``share``; a printed total ("23/33") its ``whole``. "15 (36)" alone
+reads as a value and its spread: only the label ("n (%)", see ``says_counts``) tells a count from a mean (SD).
 
 The value is exact (a Fraction of the printed digits) and keeps its printed precision, so the audit can ask
 which true values the printed text stands for (``PrintedNumber.interval``) and extraction stores the same
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,6 +45,18 @@ _PRINTED = re.compile(
     rf"\s?(?P<pct2>%)?(?P<marks>(?:\s?(?:{_MARK}))*)$"
 )
 _MARK_TOKEN = re.compile(_MARK)
+# a whole count, its printed total, its share: "23 (71%)", "23/33 (69.7%)", "15 (36)", "1,280 (52.1 %)"
+_COUNT_SHARE = re.compile(
+    r"^(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?:\s?/\s?(?P<whole>\d{1,3}(?:,\d{3})+|\d+))?"
+    r"\s?\(\s*(?P<share>\d+(?:\.\d+)?)\s?(?P<pct>%)?\s*\)"
+    rf"(?P<marks>(?:\s?(?:{_MARK}))*)$"
+)
+# a label that says its cells are counts with their shares: "n (%)", "No. (%)", "n/N (%)", "Number (%)", "(n, %)"
+_COUNT_LABEL = re.compile(
+    r"(?<![\w.])(?:n|no\.?|number|count|cases|patients|subjects|participants)\s?(?:/\s?n\s?)?"
+    r"(?:\(\s?%\s?\)|\[\s?%\s?\]|,\s?%)|\(\s?n\s?[,;]\s?%\s?\)",
+    re.IGNORECASE,
+)
 _PERCENT_GROUPS = ("pct1", "pct2", "pct3")
 
 
@@ -56,10 +73,15 @@ class PrintedNumber:
     spread: str = ""  # how the spread is printed: "±", "()", "(±)", "[]", "[±]"
     marks: tuple[str, ...] = ()  # footnote marks after the number, as printed: ("*",), ("^a",), ("a", "b")
     suffix: str = ""  # magnitude suffix: "k", "M", "B", ...
+    share: PrintedNumber | None = None  # a count's share printed after it: the "71%" of "23 (71%)"
+    whole: int | None = None  # the total printed with a count: the 33 of "23/33 (70%)"
 
     @property
     def half_unit(self) -> Fraction:
-        """Half of the last printed digit's unit: how far the true value may lie from the printed one."""
+        """Half of the last printed digit's unit: how far the true value may lie from the printed one (a count
+        printed with its share is a whole number of cases: exact)."""
+        if self.share is not None:
+            return Fraction(0)
         return Fraction(1, 2) * Fraction(10) ** -self.decimals * self.scale
 
     @property
@@ -86,10 +108,26 @@ class PrintedNumber:
         return fraction.strip("0") != "" and len(self.digits.lstrip("0")) >= 2
 
 
+def fold_label(text: str) -> str:
+    """A label as matching reads it: NFKC (a math-italic 𝑁 is N, a superscript ² is 2), one sign per glyph."""
+    return " ".join(normalise(unicodedata.normalize("NFKC", text)).split())
+
+
+def says_counts(label: str) -> bool:
+    """A row or column label that says its cells are counts with their shares ("n (%)", "No. (%)")."""
+    return _COUNT_LABEL.search(fold_label(label)) is not None
+
+
 @functools.lru_cache(maxsize=1 << 14)  # the extractor asks about the same cell texts many times
-def parse_number(text: str) -> PrintedNumber | None:
-    """The number a cell prints, or None when the cell is not one plain number (dashes, ranges, words)."""
+def parse_number(text: str, counts: bool = False) -> PrintedNumber | None:
+    """The number a cell prints, or None when the cell is not one plain number (dashes, ranges, words).
+
+    A whole number with a percentage in brackets, or with its total ("23/33 (70%)"), is a count and its share;
+    ``counts`` (the cell's label says "n (%)") reads "15 (36)" so too, which is otherwise a value and its spread."""
     cleaned = " ".join(normalise(text).split())
+    count = _count_share(cleaned, counts)
+    if count is not None:
+        return count
     match = _PRINTED.match(cleaned)
     if not match or not re.search(r"\d", match["num"]):
         return None
@@ -121,6 +159,27 @@ def parse_number(text: str) -> PrintedNumber | None:
         spread=_spread_style(match),
         marks=tuple(_mark_tokens(match["marks"])),
         suffix=suffix,
+    )
+
+
+def _count_share(cleaned: str, counts: bool) -> PrintedNumber | None:
+    match = _COUNT_SHARE.match(cleaned)
+    if not match or not (match["pct"] or match["whole"] or counts):
+        return None
+    digits, share_text = match["n"].replace(",", ""), match["share"]
+    whole = int(match["whole"].replace(",", "")) if match["whole"] else None
+    if max(len(digits), len(share_text)) > MAX_DIGITS or (whole is not None and len(str(whole)) > MAX_DIGITS):
+        return None
+    percent = match["pct"] or counts or (whole is not None and Fraction(share_text) > 1)  # "(36)" under n (%)
+    share = parse_number(share_text + ("%" if percent else ""))
+    if share is None:
+        return None
+    return PrintedNumber(
+        text=match["n"],
+        value=Fraction(digits),
+        marks=tuple(_mark_tokens(match["marks"])),
+        share=share,
+        whole=whole,
     )
 
 

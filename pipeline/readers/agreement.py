@@ -3,6 +3,10 @@
 Tables are matched by label and panel (else by caption, else by shared cell texts); cells by grid position
 when both grids have the same shape, else by their row and column labels. A cell agrees when both readings
 print the same value (number, spread and percent sign) or, for words, the same text up to spacing and case.
+Texts and labels are compared without the markup one reading keeps and the other renders: citations
+("<cit.>" from a citation command, "[12]", "(Smith et al., 2020)"), math marks ("β_1" for a printed "β1", "$", "^",
+braces) and leftover macro names; so a label with a citation still pairs its cells, and every value cell
+the two readings pair is compared. Each table's note says how many body cells were paired.
 """
 
 from __future__ import annotations
@@ -24,8 +28,17 @@ def readings_note(table: Table) -> str:
     return next((note for note in table.notes if note.startswith(READ_TWICE)), "")
 
 
+_CITATION = re.compile(
+    r"<cit\.>|\\cite[a-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[\d+(?:\s*[,\u2013-]\s*\d+)*\]"
+    r"|\([^()]*(?:et al\.?|\d{4}[a-z]?)[^()]*\)"
+)
+_MARKUP = re.compile(r"\\[a-zA-Z]+|[$_^{}~]")
+
+
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", "", text.replace("\u2212", "-")).lower()
+    """The text as both readings print it: no citation, math mark or macro name, no spacing, lower case."""
+    text = _MARKUP.sub("", _CITATION.sub("", text.replace("\u2212", "-")))
+    return re.sub(r"\s+", "", text).lower()
 
 
 def same_printed(first: Cell, second: Cell) -> bool:
@@ -93,8 +106,10 @@ def compare_readings(first: list[Table], second: list[Table]) -> list[str]:
             where = theirs.locator.place if theirs.locator else other.place
             cell.second_reading = SecondReading(theirs.text, where, same_printed(cell, theirs))
         agree = sum(1 for c, _ in pairs if c.second_reading and c.second_reading.agrees)
+        body = sum(1 for c, _ in matched if c.kind == "body" and c.text)
         note = f"{READ_TWICE} ({other.artifact}): {agree} of {len(pairs)} cells agree"
-        note += f"; {alone} body cells have no counterpart there" if alone else ""
+        note += f"; {body - alone} of {body} body cells paired" if body else ""
+        note += f", {alone} with no counterpart there" if alone else ""
         table.notes.append(note)
         notes.append(f"{table.label or table.index}: {note}")
     return notes

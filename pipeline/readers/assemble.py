@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pipeline.extract.captions import caption_label
-from pipeline.extract.headers import row_paths
+from pipeline.extract.grid.headers import row_paths
+from pipeline.extract.regions.captions import caption_label
 from pipeline.model import Cell, Locator, Table, panel_mark
 from pipeline.numbers import is_numeric
 
@@ -40,6 +40,7 @@ class TextTable:
     header_rows: int | None = None  # None: the leading rows of header cells, else one
     panel: str | None = None
     notes: list[str] = field(default_factory=list)
+    context: str = ""  # the text of its section before the caption (a README's heading and paragraphs)
 
 
 @dataclass
@@ -60,15 +61,27 @@ def _header_rows(found: TextTable, n_rows: int) -> int:
     return rows or (1 if n_rows > 1 else 0)
 
 
+def _counts_rows(texts: list[str]) -> bool:
+    """Whether a column prints 1, 2, 3, ... down its rows: a rank or row number, a label and never a value."""
+    return len(texts) > 1 and texts == [str(k) for k in range(1, len(texts) + 1)]
+
+
 def _stub_cols(filled: list[list[str]], header_rows: int, n_cols: int) -> int:
-    """Leading columns whose body cells are mostly words: the row labels."""
+    """Leading columns whose body cells are mostly words, or that number the rows: the row labels."""
     n = 0
     while n < n_cols - 1:
         texts = [row[n] for row in filled[header_rows:] if row[n]]
-        if not texts or sum(not is_numeric(t) for t in texts) * 2 < len(texts):
+        words = sum(not is_numeric(t) for t in texts) * 2 >= len(texts)
+        if not texts or not (words or _counts_rows([t.strip() for t in texts])):
             break
         n += 1
     return n
+
+
+def _without_ranks(filled: list[list[str]], header_rows: int, stub_cols: int) -> list[list[str]]:
+    """The grid with the rank column's numbers left out: "1", "2", ... name no row (the model beside them does)."""
+    ranks = {c for c in range(stub_cols) if _counts_rows([row[c].strip() for row in filled[header_rows:] if row[c]])}
+    return [[t if r < header_rows or c not in ranks else "" for c, t in enumerate(row)] for r, row in enumerate(filled)]
 
 
 def _filled(cells: list[TextCell], n_rows: int, n_cols: int) -> list[list[str]]:
@@ -113,7 +126,7 @@ def to_table(found: TextTable, index: int, source_sha: str, artifact: str, engin
     stubs = _stub_cols(filled, headers, n_cols)
     cpaths = _column_paths(written, headers, n_cols)
     group_rows = _group_rows(written, headers, n_cols)
-    rpaths = row_paths(filled, headers, stubs, group_rows)
+    rpaths = row_paths(_without_ranks(filled, headers, stubs), headers, stubs, group_rows)
     cells = []
     for tc in sorted(written, key=lambda c: (c.row, c.col)):
         header = tc.row < headers
@@ -162,6 +175,7 @@ def to_table(found: TextTable, index: int, source_sha: str, artifact: str, engin
         confidence=SOURCE_CONFIDENCE,
         notes=list(found.notes),
         panel=found.panel,
+        context=found.context,
         artifact=artifact,
         place=found.place,
     )

@@ -1,5 +1,6 @@
-"""Markdown (a benchmark's README): GFM pipe tables read with markdown-it-py, the nearest heading or the
-paragraph just before a table as its caption, ``**bold**`` kept as bold, and the paragraphs as prose."""
+"""Markdown (a benchmark's README): GFM pipe tables read with markdown-it-py, the paragraphs just before a
+table (else its heading) as its caption and the rest of its section as its context, ``**bold**`` kept as bold,
+and the paragraphs, list items and headings as prose."""
 
 from __future__ import annotations
 
@@ -14,6 +15,35 @@ from pipeline.readers.files import read_text
 from pipeline.readers.limits import MAX_TEXT_BYTES
 
 _PIPE = re.compile(r"(?<!\\)\|")
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _table_bounds(lines: list[str]) -> tuple[str, list[int]]:
+    """The text with a blank line before every line that would continue a pipe table without a pipe, and the
+    original line of each line of it.
+
+    GFM lets any line continue a table until a blank line, so a README whose blank lines were lost reads its
+    next paragraph, and the next table under it, as rows of the first; a row without a pipe is no row (as
+    Python-Markdown and pandoc read pipe tables), so it ends the table."""
+    out: list[str] = []
+    origin: list[int] = []
+    in_table = in_fence = False
+    for k, line in enumerate(lines):
+        if _FENCE.match(line):
+            in_fence, in_table = not in_fence, False
+        elif not in_fence:
+            if not line.strip():
+                in_table = False
+            elif in_table and not _PIPE.search(line):
+                out.append("")
+                origin.append(k)
+                in_table = False
+            elif not in_table and _PIPE.search(line) and k + 1 < len(lines) and _DELIMITER_ROW.match(lines[k + 1]):
+                in_table = "-" in lines[k + 1]
+        out.append(line)
+        origin.append(k)
+    return "\n".join(out), origin
 
 
 def _inline_text(token: Token) -> str:
@@ -53,7 +83,9 @@ def _raw_cells(line: str) -> int:
     return len(_PIPE.split(inner))
 
 
-def _table(tokens: list[Token], start: int, lines: list[str], artifact: str, caption: str) -> tuple[TextTable, int]:
+def _table(
+    tokens: list[Token], start: int, lines: list[str], origin: list[int], artifact: str, caption: str, context: str
+) -> tuple[TextTable, int]:
     """The table whose table_open is at ``start``, and the index after its table_close."""
     cells: list[TextCell] = []
     notes: list[str] = []
@@ -70,42 +102,62 @@ def _table(tokens: list[Token], start: int, lines: list[str], artifact: str, cap
             if row == 0:
                 header_cols = written
             elif written != header_cols:
-                notes.append(f"ragged row at {artifact}:{line_no + 1}: {written} cells for {header_cols} columns")
+                notes.append(
+                    f"ragged row at {artifact}:{origin[line_no] + 1}: {written} cells for {header_cols} columns"
+                )
         elif token.type == "inline":
             starts = _cell_columns(lines[line_no]) if line_no < len(lines) else []
             bold, italic = _styles(token)
             column = starts[col] if col < len(starts) else 1
-            place = f"{artifact}:{line_no + 1}:{column}"
+            place = f"{artifact}:{origin[line_no] + 1}:{column}"
             cells.append(TextCell(row, col, _inline_text(token), bold=bold, italic=italic, header=in_head, place=place))
             col += 1
         i += 1
-    where = f"{artifact}:{(tokens[start].map or [0])[0] + 1}:1"
-    return TextTable(cells, caption, where, header_rows=1, notes=notes), i + 1
+    where = f"{artifact}:{origin[(tokens[start].map or [0])[0]] + 1}:1"
+    return TextTable(cells, caption, where, header_rows=1, notes=notes, context=context), i + 1
+
+
+def _plain(text: str) -> str:
+    """A paragraph's text on one line without its emphasis and code marks."""
+    return re.sub(r"[*_`]", "", " ".join(text.split()))
 
 
 def read_markdown(path: Path, artifact: str, limit: int = MAX_TEXT_BYTES) -> Reading:
-    """Every GFM table of the file, and its paragraphs and list items as prose."""
-    text = read_text(path, limit)
+    """Every GFM table of the file, and its paragraphs, list items and headings as prose."""
+    lines = read_text(path, limit).splitlines()
+    text, origin = _table_bounds(lines)
     lines = text.splitlines()
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
     reading = Reading()
-    heading, before = "", ""  # the latest heading, and the paragraph right before the next block
+    section: list[str] = []  # the latest heading and the text under it so far
+    before: list[str] = []  # the paragraphs since the latest heading, table, list or rule: the next table's caption
+    nested = 0  # inside a list or a quote: its paragraphs are no caption
     i = 0
     while i < len(tokens):
         token = tokens[i]
         if token.type == "table_open":
-            found, i = _table(tokens, i, lines, artifact, before or heading)
+            written = before or section[:1]
+            context = " ".join(p for p in section if p not in written)
+            found, i = _table(tokens, i, lines, origin, artifact, " ".join(written), context)
             reading.tables.append(found)
-            before = ""
+            before = []
             continue
         if token.type == "heading_open":
-            heading, before = _inline_text(tokens[i + 1]), ""
+            heading = _plain(tokens[i + 1].content)
+            section, before = [heading], []
+            reading.prose.append(heading)
             i += 3
             continue
         if token.type == "inline":
-            before = " ".join(token.content.split())
-            reading.prose.append(re.sub(r"[*_`]", "", before))
-        elif token.type.endswith("_open") and token.type not in ("paragraph_open",):
-            before = ""
+            paragraph = _plain(token.content)
+            reading.prose.append(paragraph)
+            section.append(paragraph)
+            before = before if nested else [*before, paragraph]
+        elif token.type in ("bullet_list_open", "ordered_list_open", "blockquote_open"):
+            nested, before = nested + 1, []
+        elif token.type in ("bullet_list_close", "ordered_list_close", "blockquote_close"):
+            nested -= 1
+        elif token.type in ("hr", "fence", "code_block"):
+            before = []
         i += 1
     return reading

@@ -15,11 +15,36 @@ from pipeline.release.freeze import FreezeOptions, today_utc
 from pipeline.release.freeze import freeze as freeze_release
 from pipeline.release.records import read_source_records, records_path
 from pipeline.release.verify import verify_bag
-from pipeline.reviews import CATALOGUED, FINDING, RECORD, read_reviews, record_decision, reviews_path, undecided
+from pipeline.reviews import (
+    CATALOGUED,
+    FINDING,
+    RECORD,
+    BadDecisionError,
+    ReviewLog,
+    parse_value,
+    read_reviews,
+    record_decision,
+    reviews_path,
+    undecided,
+)
 from pipeline.selection import resolve_sources
 from pipeline.store import Workspace, read_findings
 
 release_path = click.Path(exists=False, path_type=Path)
+
+
+class CorrectedValue(click.ParamType):
+    """--correct VALUE, read by the one reader of corrected values (the workbench uses it too)."""
+
+    name = "VALUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            return value
+        try:
+            return parse_value(str(value))
+        except BadDecisionError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 def _decision(accept: bool, reject: bool, dismiss: bool, correct: float | None) -> tuple[str, float | None]:
@@ -82,7 +107,9 @@ def _pending(ws: Workspace, source_ids: list[str], as_json: bool) -> None:
 @click.option("--accept", is_flag=True, help="The record matches the source (or the finding is genuine).")
 @click.option("--reject", is_flag=True, help="The record is wrong and should not be used: status 'rejected'.")
 @click.option("--dismiss", is_flag=True, help="The finding is not a problem; its reason is kept.")
-@click.option("--correct", type=float, metavar="VALUE", help="Record the right value beside the printed one.")
+@click.option(
+    "--correct", type=CorrectedValue(), metavar="VALUE", help="Record the right value beside the printed one."
+)
 @click.option("--note", default="", help="Why (kept in the log).")
 @click.option("--reviewer", envvar="LITAUDIT_REVIEWER", default="", help="Who decides [env LITAUDIT_REVIEWER].")
 @click.option("--pending", is_flag=True, help="List the records and findings still undecided (of SOURCE, or all).")
@@ -120,9 +147,19 @@ def review(
     findings = _finding_ids(ws, source_id)
     kind = FINDING if record_id in findings else RECORD
     known = findings if kind == FINDING else [r["id"] for r in records.rows]
-    before = undecided(known, read_reviews(reviews_path(ws, source_id)), kind)
+    log = ReviewLog(reviews_path(ws, source_id))
+    before = undecided(known, log.entries(), kind)
     entry, added = record_decision(
-        ws, source_id, record_id, decision, known=set(known), kind=kind, reviewer=reviewer, note=note, value=value
+        ws,
+        source_id,
+        record_id,
+        decision,
+        known=set(known),
+        kind=kind,
+        reviewer=reviewer,
+        note=note,
+        value=value,
+        log=log,
     )
     payload = {"ok": True, "recorded": added, "review_status": entry.status, "entry": entry.to_dict()}
     verb = "recorded" if added else "already recorded"

@@ -1,38 +1,53 @@
 """The workbench's web app: HTML and JS for the reviewer, a JSON API for the page and for scripts.
 
-Reading is open to the loopback client; every mutating request needs the run's token in ``X-Litaudit-Token``
-and, when the browser sends an ``Origin``, the server's own origin. Requests name sources and findings by id;
-ids are looked up among what the workspace holds, never joined into paths.
+Every ``/api/`` request needs the run's token in ``X-Litaudit-Token`` (the page holds it from its URL; other
+processes on the machine do not), and a change also needs, when the browser sends an ``Origin``, the server's
+own. A change's body is read up to :data:`MAX_BODY_BYTES` and checked field by field before anything is
+written. Requests name sources and findings by id; ids are looked up among what the workspace holds, never
+joined into paths.
 """
 
 from __future__ import annotations
 
 import hmac
+import threading
 from importlib.resources import files
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pipeline.audit.render import CellMark
 from pipeline.audit.report_data import reproduction_text
 from pipeline.audit.settings import AuditSettings
-from pipeline.errors import BadInputError, LitauditError
-from pipeline.reviews import FINDING, RECORD, ReviewChainError, record_decision
+from pipeline.errors import LitauditError
+from pipeline.reviews import (
+    FINDING,
+    RECORD,
+    ReviewChainError,
+    ReviewLog,
+    UndoRefusedError,
+    record_decision,
+    reviews_path,
+)
+from pipeline.serve.bodies import BodyTooLargeError, fields_of, read_json, text_field, value_field
 from pipeline.serve.crops import CROPS_FOLDER, cached_crop
 from pipeline.serve.workspace_view import (
     SourceView,
+    StoredRows,
     UnknownSourceError,
-    all_sources,
     filter_findings,
     finding_summary,
     flagged_cells,
     grid_of,
+    known_source,
     read_source,
     table_of,
 )
@@ -42,10 +57,12 @@ from pipeline.store import Workspace, read_source_record
 TOKEN_HEADER = "X-Litaudit-Token"
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+DECISION_FIELDS = ("source", "target", "decision", "reason", "value", "reviewer")
+UNDO_FIELDS = ("source", "entry", "reviewer")
 
 
 class ForbiddenError(LitauditError):
-    """A mutating request without the run's token, or from another origin."""
+    """A request without the run's token, or a change from another origin."""
 
 
 def _static(name: str) -> Response:
@@ -57,18 +74,40 @@ def _error(exc: Exception) -> JSONResponse:
     status = 400
     if isinstance(exc, ForbiddenError):
         status = 403
+    elif isinstance(exc, BodyTooLargeError):
+        status = 413
     elif isinstance(exc, UnknownSourceError | KeyError):
         status = 404
-    elif isinstance(exc, ReviewChainError):
+    elif isinstance(exc, ReviewChainError | UndoRefusedError):
         status = 409
     message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
     return JSONResponse({"ok": False, "error": message}, status_code=status)
 
 
+def has_token(headers: Headers, token: str) -> bool:
+    return hmac.compare_digest(headers.get(TOKEN_HEADER, "").encode(), token.encode())
+
+
+class TokenGate:
+    """403 for any ``/api/`` request without the run's token: findings, records, names and notes are read by the
+    page that was given the token, not by any process that can reach the port."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        api = scope["type"] == "http" and scope["path"].startswith("/api/")
+        if api and not has_token(Headers(scope=scope), self.token):
+            message = f"the API needs the run's token in the {TOKEN_HEADER} header (printed by litaudit serve)"
+            await JSONResponse({"ok": False, "error": message}, status_code=403)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 def check_mutation(request: Request, token: str) -> None:
     """403 unless the token matches and any Origin sent is this server's own."""
-    given = request.headers.get(TOKEN_HEADER, "")
-    if not hmac.compare_digest(given.encode(), token.encode()):
+    if not has_token(request.headers, token):
         raise ForbiddenError(f"a change needs the run's token in the {TOKEN_HEADER} header")
     origin = request.headers.get("origin")
     own = f"{request.url.scheme}://{request.headers.get('host', '')}"
@@ -82,6 +121,18 @@ class Workbench:
     def __init__(self, ws: Workspace, token: str) -> None:
         self.ws = ws
         self.token = token
+        self.rows = StoredRows(ws)
+        self._logs: dict[str, ReviewLog] = {}
+        self._logs_guard = threading.Lock()
+
+    def log_of(self, source_id: str) -> ReviewLog:
+        """The source's review log, kept verified between requests (each reads only what was appended since)."""
+        source_id = known_source(self.ws, source_id)
+        with self._logs_guard:
+            return self._logs.setdefault(source_id, ReviewLog(reviews_path(self.ws, source_id)))
+
+    def view_of(self, source_id: str) -> SourceView:
+        return read_source(self.rows, source_id, self.log_of(source_id))
 
     def index(self, request: Request) -> Response:
         return _static("index.html")
@@ -96,7 +147,7 @@ class Workbench:
     def _views(self, request: Request) -> list[SourceView]:
         """The source the request names (?source=ID), or every source."""
         source = request.query_params.get("source")
-        return [read_source(self.ws, source)] if source else all_sources(self.ws)
+        return [self.view_of(sid) for sid in ([source] if source else self.ws.scan_sources().ids)]
 
     def findings(self, request: Request) -> JSONResponse:
         try:
@@ -122,7 +173,7 @@ class Workbench:
             return _error(exc)
 
     def _finding_detail(self, source_id: str, finding_id: str) -> dict[str, Any]:
-        view = read_source(self.ws, source_id)
+        view = self.view_of(source_id)
         finding = next((f for f in view.findings if f["id"] == finding_id), None)
         if finding is None:
             raise KeyError(f"finding {finding_id!r}: not among the findings of {source_id}")
@@ -148,7 +199,7 @@ class Workbench:
     def record(self, request: Request) -> JSONResponse:
         try:
             source_id, record_id = request.query_params["source"], request.query_params["id"]
-            view = read_source(self.ws, source_id)
+            view = self.view_of(source_id)
             record = next((r for r in view.records if r["id"] == record_id), None)
             if record is None:
                 raise KeyError(f"record {record_id!r}: not among the records of {source_id}")
@@ -162,7 +213,7 @@ class Workbench:
     def crop(self, request: Request) -> Response:
         try:
             source_id, finding_id = request.query_params["source"], request.query_params["id"]
-            view = read_source(self.ws, source_id)
+            view = self.view_of(source_id)
             finding = next(f for f in view.findings if f["id"] == finding_id)
         except StopIteration:
             return JSONResponse({"error": "no such finding"}, status_code=404)
@@ -187,41 +238,45 @@ class Workbench:
     async def post_review(self, request: Request) -> JSONResponse:
         try:
             check_mutation(request, self.token)
-            try:
-                body = await request.json()
-            except ValueError:
-                raise BadInputError("the body must be a JSON object") from None
-            return JSONResponse(await run_in_threadpool(self._decide, body))
+            body = await read_json(request)
+            return JSONResponse(await run_in_threadpool(self._decide, fields_of(body, DECISION_FIELDS)))
         except LitauditError as exc:
             return _error(exc)
 
-    def _decide(self, body: Any) -> dict[str, Any]:
+    async def post_undo(self, request: Request) -> JSONResponse:
+        try:
+            check_mutation(request, self.token)
+            body = await read_json(request)
+            return JSONResponse(await run_in_threadpool(self._undo, fields_of(body, UNDO_FIELDS)))
+        except LitauditError as exc:
+            return _error(exc)
+
+    def _decide(self, fields: dict[str, Any]) -> dict[str, Any]:
         """Append one decision through the same writer as ``litaudit review``; the target says its kind."""
-        if not isinstance(body, dict):
-            raise BadInputError("the body must be a JSON object")
-        source_id, target = str(body.get("source") or ""), str(body.get("target") or "")
-        view = read_source(self.ws, source_id)
-        finding_ids = {f["id"] for f in view.findings}
+        source_id, target = text_field(fields, "source"), text_field(fields, "target")
+        decision = text_field(fields, "decision")
+        findings, records = self.rows.of(source_id)
+        finding_ids, record_ids = {f["id"] for f in findings}, {r["id"] for r in records}
         kind = FINDING if target in finding_ids else RECORD
-        known = finding_ids if kind == FINDING else {r["id"] for r in view.records}
-        value = body.get("value")
-        if isinstance(value, str) and value.strip():
-            try:
-                value = float(value)
-            except ValueError:
-                raise BadInputError(f"value {value!r}: not a number") from None
         entry, added = record_decision(
             self.ws,
             source_id,
             target,
-            str(body.get("decision") or ""),
-            known=known,
+            decision,
+            known=finding_ids if kind == FINDING else record_ids,
             kind=kind,
-            reviewer=str(body.get("reviewer") or ""),
-            note=str(body.get("reason") or ""),
-            value=value if body.get("decision") == "correct" else None,
+            reviewer=text_field(fields, "reviewer"),
+            note=text_field(fields, "reason"),
+            value=value_field(fields["value"], decision),
+            log=self.log_of(source_id),
         )
         return {"ok": True, "recorded": added, "kind": kind, "status": entry.status, "entry": entry.to_dict()}
+
+    def _undo(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """Append the reversal of one entry (never delete it): its target is back where it was before."""
+        log = self.log_of(text_field(fields, "source"))
+        entry, added = log.undo(text_field(fields, "entry"), text_field(fields, "reviewer"))
+        return {"ok": True, "recorded": added, "kind": entry.kind, "status": entry.status, "entry": entry.to_dict()}
 
 
 def make_app(ws: Workspace, token: str, host: str) -> Starlette:
@@ -236,6 +291,8 @@ def make_app(ws: Workspace, token: str, host: str) -> Starlette:
         Route("/api/records", bench.records),
         Route("/api/record", bench.record),
         Route("/api/reviews", bench.post_review, methods=["POST"]),
+        Route("/api/reviews/undo", bench.post_undo, methods=["POST"]),
     ]
     hosts = sorted({host, *LOOPBACK_NAMES}) if host not in ("0.0.0.0", "::") else ["*"]
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts), Middleware(TokenGate, token=token)]
+    return Starlette(routes=routes, middleware=middleware)

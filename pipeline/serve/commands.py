@@ -42,7 +42,7 @@ def url_of(host: str, port: int, token: str) -> str:
 def serve(ctx: click.Context, host: str, port: int) -> None:
     """Open the reviewer's workbench: every open finding, its page crop, decisions into reviews.jsonl.
 
-    The first line printed is the URL with this run's token; changes need that token.
+    The first line printed is the URL with this run's token; every API request needs that token.
     """
     ws = Workspace(settings_of(ctx).root)
     sock = bind(host, port)

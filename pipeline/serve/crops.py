@@ -1,7 +1,9 @@
-"""A finding's table cropped from its page at full resolution, its cells outlined; rendered once, then cached.
+"""A finding's table cropped from its page at full resolution, caption included, its cells outlined; rendered
+once, then cached.
 
-The cache file is named by a hash of everything the picture depends on (the PDF's bytes, the table's place,
-the outlined cells and the scale), so a re-extracted table or a new finding never shows a stale picture.
+The cache file is named by a hash of everything the picture depends on (the PDF's bytes, the table's place and
+caption, the outlined cells, the scale and the way crops are drawn), so a re-extracted table or a new finding
+never shows a stale picture.
 """
 
 from __future__ import annotations
@@ -18,23 +20,14 @@ from pipeline.store import write_bytes
 
 CROP_SCALE = 4.0  # 288 dpi: full resolution for zooming in on superscripts
 CROPS_FOLDER = "crops"
-CAPTION_ROOM = 30.0  # points towards the caption: about two lines of it
+CROP_STYLE = 2  # raised when the drawing changes (2: the caption found on the page, whole)
 
 
 def crop_key(pdf_sha256: str, table: Table, marks: list[CellMark], settings: AuditSettings) -> str:
     marked = [[list(m.bbox), m.severity, m.label] for m in marks]
-    parts = [pdf_sha256, table.page, list(table.bbox), marked, settings.crop_scale, settings.crop_margin]
+    parts = [CROP_STYLE, pdf_sha256, table.page, list(table.bbox), table.caption, marked]
+    parts += [settings.crop_scale, settings.crop_margin]
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
-
-
-def with_caption_room(table: Table) -> Table:
-    """The table with its box grown towards its caption, so the crop shows the caption rather than cutting it."""
-    x0, top, x1, bottom = table.bbox
-    if table.caption_position == "above":
-        top = max(top - CAPTION_ROOM, 0.0)
-    elif table.caption_position == "below":
-        bottom += CAPTION_ROOM
-    return replace(table, bbox=(x0, top, x1, bottom))
 
 
 def cached_crop(
@@ -46,7 +39,7 @@ def cached_crop(
     path = cache_dir / f"{crop_key(pdf_sha256, table, marks, settings)}.png"
     if path.is_file():
         return path.read_bytes()
-    image = render_table(pdf_path, with_caption_room(table), marks, settings)
+    image = render_table(pdf_path, table, marks, settings)
     if image is not None:
         write_bytes(path, image)
     return image

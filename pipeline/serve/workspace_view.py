@@ -7,6 +7,7 @@ so no request text is ever joined into a filesystem path.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pipeline.audit.checks.base import SEVERITIES
@@ -15,7 +16,7 @@ from pipeline.audit.report_data import locator_position
 from pipeline.errors import BadInputError
 from pipeline.model import Table
 from pipeline.release.records import read_source_records, records_path
-from pipeline.reviews import FINDING, RECORD, ReviewEntry, latest_decisions, read_reviews, reviews_path
+from pipeline.reviews import FINDING, RECORD, ReviewEntry, ReviewLog
 from pipeline.store import Workspace, read_findings, read_tables
 
 OPEN = "open"
@@ -42,16 +43,42 @@ def known_source(ws: Workspace, source_id: str) -> str:
     return source_id
 
 
-def read_source(ws: Workspace, source_id: str) -> SourceView:
-    source_id = known_source(ws, source_id)
-    reviews = read_reviews(reviews_path(ws, source_id))
-    findings = read_findings(ws.audits_dir(source_id) / "findings.json")
-    records = read_source_records(ws, source_id).rows if records_path(ws, source_id) else []
+class StoredRows:
+    """Each source's findings and records as last read, read again only when one of their files changed (inode,
+    size or modification time): a request does not re-parse a records file the audit has not rewritten."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self._kept: dict[str, tuple[tuple[Any, ...], tuple[list[dict[str, Any]], list[dict[str, Any]]]]] = {}
+
+    def of(self, source_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """(findings, records) of a source the workspace has; UnknownSourceError otherwise."""
+        source_id = known_source(self.ws, source_id)
+        findings_path, found = self.ws.audits_dir(source_id) / "findings.json", records_path(self.ws, source_id)
+        signature = tuple(_signature(p) for p in (findings_path, found[0] if found else None))
+        kept = self._kept.get(source_id)
+        if kept is not None and kept[0] == signature:
+            return kept[1]
+        rows = (read_findings(findings_path), read_source_records(self.ws, source_id).rows if found else [])
+        self._kept[source_id] = (signature, rows)
+        return rows
+
+
+def _signature(path: Path | None) -> tuple[int, int, int] | None:
+    if path is None or not path.is_file():
+        return None
+    stat = path.stat()
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def read_source(rows: StoredRows, source_id: str, log: ReviewLog) -> SourceView:
+    """The source's findings and records with their review status; ``log`` is the source's review log."""
+    findings, records = rows.of(source_id)
     return SourceView(
         source_id,
-        _with_status(findings, latest_decisions(reviews, FINDING), OPEN),
-        _with_status(records, latest_decisions(reviews, RECORD), "catalogued"),
-        reviews,
+        _with_status(findings, log.latest(FINDING), OPEN),
+        _with_status(records, log.latest(RECORD), "catalogued"),
+        log.entries(),
     )
 
 
@@ -62,10 +89,6 @@ def _with_status(rows: list[dict[str, Any]], latest: dict[str, ReviewEntry], und
         decision = entry.to_dict() if entry else None
         out.append({**row, "status": entry.status if entry else undecided, "decision": decision})
     return out
-
-
-def all_sources(ws: Workspace) -> list[SourceView]:
-    return [read_source(ws, sid) for sid in ws.scan_sources().ids]
 
 
 def finding_summary(finding: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pipeline.audit.checks.base import Check, Issue
 from pipeline.audit.checks.bold import check_bold
 from pipeline.audit.checks.captions import check_caption_counts
 from pipeline.audit.checks.claims import check_text_claims
+from pipeline.audit.checks.comparisons import check_comparisons
 from pipeline.audit.checks.contradiction import check_contradictions
 from pipeline.audit.checks.cross_table import check_cross_table_means
 from pipeline.audit.checks.datasets import check_reused_datasets
@@ -17,17 +18,22 @@ from pipeline.audit.checks.derived import (
     check_confusion,
     check_deltas,
     check_fscores,
+    check_partitions,
     check_rates,
+    check_ratios,
     check_repeated,
     check_shares,
     check_test_statistics,
 )
 from pipeline.audit.checks.duplicates import check_duplicates
+from pipeline.audit.checks.identifiers import check_identifiers
+from pipeline.audit.checks.nesting import check_nesting
 from pipeline.audit.checks.ranges import check_ranges
 from pipeline.audit.checks.readings import check_readings
 from pipeline.audit.checks.reproduction import DOUBT as REPRODUCTION_DOUBT
 from pipeline.audit.checks.reproduction import check_reproductions
 from pipeline.audit.checks.uncertainty import check_error_bars
+from pipeline.audit.checks.units import check_unit_scales
 from pipeline.audit.context import AuditInput
 from pipeline.audit.findings import make_finding, sort_findings
 from pipeline.model import Finding
@@ -92,6 +98,13 @@ CHECKS: tuple[Check, ...] = (
         doubt="which metric the cell reports is read from its labels",
     ),
     Check(
+        "range-nesting",
+        "error",
+        "A range printed with another in parentheses (a shell, a subgroup) where neither lies inside the other.",
+        check_nesting,
+        doubt="what the parentheses hold is read from the caption or the table's footnotes",
+    ),
+    Check(
         "dataset-reused",
         "warning",
         "A dataset the catalogue knows from another benchmark, reported under this paper's own protocol.",
@@ -109,6 +122,30 @@ CHECKS: tuple[Check, ...] = (
         doubt="which cell the sentence quotes is read from its words",
     ),
     Check(
+        "text-unit-scale",
+        "warning",
+        "The text quotes a cell in its column's unit but without the power of ten the header prints.",
+        check_unit_scales,
+        needs=("text",),
+        doubt="which cell the sentence quotes is read from its words",
+    ),
+    Check(
+        "text-comparison-swapped",
+        "warning",
+        "The text says one value is higher (or lower) than another and quotes two cells that go the other way.",
+        check_comparisons,
+        needs=("text",),
+        doubt="the direction and whose value comes first are read from the sentence's words",
+    ),
+    Check(
+        "identifier-truncated",
+        "warning",
+        "An accession a table prints that the text gives only with more digits.",
+        check_identifiers,
+        needs=("text",),
+        doubt="that the two identifiers name the same data is read from their digits",
+    ),
+    Check(
         "duplicate-values",
         "warning",
         "Two rows or columns with identical values throughout.",
@@ -118,7 +155,20 @@ CHECKS: tuple[Check, ...] = (
     Check("derived-fscore", "error", "An F1 above 2PR/(P+R) (equal to it when micro).", check_fscores),
     Check("derived-rates", "error", "Diagnostic rates that no one prevalence reconciles.", check_rates),
     Check("derived-shares", "error", "A percentage that is not its count over its total.", check_shares),
+    Check(
+        "derived-sum",
+        "warning",
+        "Parts that do not add up to the size the paper states: labelled counts in a cell against the block's N, a "
+        "count column against the caption's or the text's size, a totals row against the +/- marks above it.",
+        check_partitions,
+    ),
     Check("derived-delta", "warning", "A gain or difference its own operands do not give.", check_deltas),
+    Check(
+        "derived-ratio",
+        "error",
+        "A column the paper defines as a ratio of two others (CV = SD/mean, fold change) that they do not give.",
+        check_ratios,
+    ),
     Check("derived-confusion", "error", "Per-class recall or precision unlike its confusion matrix.", check_confusion),
     Check(
         "derived-teststat", "error", "A p-value its test statistic does not give.", check_test_statistics, ("scipy",)

@@ -34,7 +34,13 @@ from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind, column_key, may_be_weighted, row_dataset
 from pipeline.audit.metrics import DELTA
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.numbers import PrintedNumber
 
+# What a count counts: a line or caption naming one makes its whole numbers exact
+COUNTED = re.compile(r"(?<![\w-])(?:n|no\.|numbers?|counts?|#|samples|sequences|patients|cases|individuals|"
+                     r"participants|subjects|reads|genes|variants|species|isolates|strains|events|records|studies|"
+                     r"papers|images|documents|examples|instances|sites|children|animals|plants)(?![\w-])",
+                     re.IGNORECASE)  # fmt: skip
 # Lines of descriptive statistics: beside them, "Mean" is each line's own mean.
 DESCRIPTIVE = re.compile(r"^\s*(?:min(?:imum)?|max(?:imum)?|median|s\.?d\.?|std\.?|st\.? ?dev\.?|iqr|range|"
                          r"variance|percentile|p\d\d|q[13]|quartiles?)\b", re.IGNORECASE)  # fmt: skip
@@ -170,8 +176,27 @@ def evaluate(view: TableView, aggregate: Aggregate) -> list[Verdict]:
         values = [view.numbers.get(p) for p in part_pos]
         if printed is None or any(v is None or v.form != printed.form for v in values):
             continue  # a missing part, or one written unlike the aggregate (%, 4.2M, 3e-4): not comparable
-        verdicts.append(aggregate_verdict(pos, printed, part_pos, [v for v in values if v is not None], aggregate.kind))
+        parts = [v for v in values if v is not None]
+        exact = aggregate.kind == "sum" and _whole_counts(view, pos, [printed, *parts]) and _names_counts(view, pos)
+        verdicts.append(aggregate_verdict(pos, printed, part_pos, parts, aggregate.kind, exact))
     return verdicts
+
+
+def _names_counts(view: TableView, pos: Pos) -> bool:
+    """The line or the caption says what is counted ("Number of sequences", "n", "Samples"): whole numbers of
+    things, not measures printed to the unit (seconds, megabytes), which are rounded like any other."""
+    if view.numbers[pos].share is not None:
+        return True
+    return bool(COUNTED.search(view.col_label(pos[1]) + " " + view.row_labels.get(pos[0], "") + " " +
+                               view.table.caption))  # fmt: skip
+
+
+def _whole_counts(view: TableView, pos: Pos, numbers: list[PrintedNumber]) -> bool:
+    """Whole numbers printed plainly (no decimals, %, suffix or power of ten) on lines that name no rate, mean or
+    score: counts, which a sum adds exactly."""
+    if any(n.decimals or n.percent or n.scale != 1 or n.plus_minus is not None for n in numbers):
+        return False
+    return not _COUNT_WORDS.search(view.col_label(pos[1]) + " " + view.row_labels.get(pos[0], ""))
 
 
 def _judge_labelled(view: TableView, aggregate: Aggregate) -> list[Issue]:
@@ -260,11 +285,7 @@ def _overall_line(view: TableView, aggregate: Aggregate) -> bool:
 def _counts(view: TableView, verdict: Verdict) -> bool:
     """The printed value and its parts are counts: whole numbers, no percent, on lines that name no rate,
     median, mean or score."""
-    numbers = [verdict.printed, *(view.numbers[p] for p in verdict.parts)]
-    if any(n.decimals or n.percent or n.value.denominator != 1 for n in numbers):
-        return False
-    row, col = verdict.pos
-    return not _COUNT_WORDS.search(view.col_label(col) + " " + view.row_labels.get(row, ""))
+    return _whole_counts(view, verdict.pos, [verdict.printed, *(view.numbers[p] for p in verdict.parts)])
 
 
 def _overall_statistics(view: TableView, aggregate: Aggregate, verdicts: list[Verdict]) -> list[Verdict]:

@@ -14,8 +14,10 @@ when every bolded column is bold once per block of some split of the rows, bold 
 Settings rows ("Num. of samples") are no competitors, a row or column printed bold throughout is emphasis,
 and when another reading of the layout explains every bold value the check says nothing.
 What bold means is set by what the paper says of it: the caption, the sentences citing the table and the
-sentences on its pages that speak of bold (journals print table footnotes as text). Bold said to mark
-significance ("Bold signifies P < 0.05") is not compared with the best at all.
+sentences on its pages that speak of bold (journals print table footnotes as text); in a text source (a
+README, with no pages) the caption and the rest of the table's section. Bold said to mark significance
+("Bold signifies P < 0.05") is not compared with the best at all. A statement naming the line bold compares
+("the best ... in a column", "per row") sets the axis, in a PDF as in a README.
 "Not best" is proved with printed-precision intervals, so ties and near-ties never count. A violation is
 likely, never proved: what the authors meant bold to compare is a reading of the layout.
 """
@@ -31,6 +33,7 @@ from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
 from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.audit.text import split_sentences
 from pipeline.numbers import PrintedNumber
 
 BOLD_MEANS_BEST = re.compile(
@@ -46,6 +49,8 @@ _BOLD_MEANS_OVERLAP = re.compile(
 _BOLD = re.compile(r"\bbold(?:face|ed)?\b", re.I)
 _MARKS = "†‡*∗§¶"
 _RESTRICTED = re.compile(r"\bbest\s+among\b|\bamong\s+(?:the\s+)?(?:models|methods|systems)\b|\bexcluding\b", re.I)
+# "the best of these six models in a column", "best per row", "in each column": the line bold compares
+_STATED_AXIS = re.compile(r"\b(?:in|within|per|across|for)\s+(?:a|an|each|every|the)?\s*(?P<axis>column|row)\b", re.I)
 _COUNT_LABEL = re.compile(r"^\s*(?:#|no\.|num\.|number of|count|rank|n\b)", re.IGNORECASE)
 _MAX_SPLITS = 64  # block splits tried when bold repeats once per block
 _MOST = 0.75  # share of lines carrying a bold value above which a line without one is a best left plain
@@ -60,7 +65,7 @@ class _Line:
 @dataclass
 class _Verdict:
     axis: str
-    violations: list[tuple[Pos, list[Pos], str]]  # bold cell, the better cells, direction
+    violations: list[tuple[Pos, list[Pos], str, bool]]  # bold cell, the better cells, direction, direction named
     confirmed: int
     plain: list[tuple[_Line, list[Pos]]]  # lines without bold, their best cells
 
@@ -75,20 +80,35 @@ def check_bold(inp: AuditInput) -> list[Issue]:
         says_best = any(BOLD_MEANS_BEST.search(s) for s in statements)
         if not says_best and any(_BOLD_MEANS_OVERLAP.search(s) for s in statements):
             continue  # a footnote or the text says bold marks significance ("Bold signifies P < 0.05"), not the best
-        issues.extend(_check_table(inp, view, says_best))
+        issues.extend(_check_table(inp, view, says_best, stated_axis(statements) if says_best else None))
     return issues
+
+
+def stated_axis(statements: list[str]) -> str | None:
+    """The line a statement about bold says it compares ("col" or "row"), when one says it and none says the
+    other."""
+    axes = {
+        "col" if m.group("axis").lower() == "column" else "row"
+        for s in statements
+        if BOLD_MEANS_BEST.search(s)
+        for m in _STATED_AXIS.finditer(s)
+    }
+    return axes.pop() if len(axes) == 1 else None
 
 
 def bold_statements(inp: AuditInput, view: TableView) -> list[str]:
     """What the paper says about this table's bold: its caption, the sentences citing it, and the sentences on
     its pages that speak of bold without citing another table (its footnotes, which journals print as text)."""
-    texts = [view.table.caption, *(s.text for s in inp.citing(view.table))]
+    texts = [view.table.caption]
+    if view.table.artifact:  # a text source: its section says what the caption leaves unsaid; it has no pages
+        return [t for t in (*texts, *split_sentences(view.table.context)) if _BOLD.search(t)]
+    texts += [s.text for s in inp.citing(view.table)]
     for page in dict.fromkeys([view.table.page, *view.table.continued_pages]):
         texts += [s.text for s in inp.uncited_on(page)]
     return [t for t in texts if _BOLD.search(t)]
 
 
-def _check_table(inp: AuditInput, view: TableView, says_best: bool) -> list[Issue]:
+def _check_table(inp: AuditInput, view: TableView, says_best: bool, stated: str | None = None) -> list[Issue]:
     bold = {p for p in view.bold if p in view.numbers}
     blocks = view.blocks
     comparable = {p for p in view.numbers if not _set_apart(view, p) and not _reference(blocks, bold, p)}
@@ -98,15 +118,20 @@ def _check_table(inp: AuditInput, view: TableView, says_best: bool) -> list[Issu
         return []
     models = model_axis(inp, view)  # bold marks the best model: compare across the models' axis
     axes = ("row",) if models == "col" else ("col",) if models == "row" else ("col", "row")
+    axes = (stated,) if stated else axes
     verdicts = [_judge(inp, view, axis, bold & eligible, eligible) for axis in axes]
-    verdicts += [_judge(inp, view, "col", bold & eligible, eligible, split) for split in _splits(view, bold & eligible)]
+    if "col" in axes:
+        splits = _splits(view, bold & eligible)
+        verdicts += [_judge(inp, view, "col", bold & eligible, eligible, split) for split in splits]
     best = max(verdicts, key=lambda v: (v.confirmed - len(v.violations), -len(v.plain), len(v.violations)))
     if len(best.violations) > max(1, best.confirmed):
         return []  # no reading of the layout explains the bold cells: the lines are not what bold compares
-    others = [_judge(inp, view, axis, bold & eligible, eligible) for axis in ("col", "row") if axis not in axes]
+    others = (
+        [] if stated else [_judge(inp, view, a, bold & eligible, eligible) for a in ("col", "row") if a not in axes]
+    )
     if best.violations and any(not v.violations and v.confirmed >= max(2, best.confirmed) for v in others):
         return []  # the other axis explains every bold value: bold compares along it, not the models' axis
-    issues = [_violation_issue(view, best.axis, *v, says_best) for v in best.violations]
+    issues = [_violation_issue(view, best.axis, *v, says_best, inp.settings.proof_confidence) for v in best.violations]
     issues += [_excluded_issue(view, p) for p in sorted(bold - comparable) if _marked_out(view, p)]
     lines_with_bold = best.confirmed + len(best.violations)
     if says_best and best.plain and lines_with_bold >= _MOST * (lines_with_bold + len(best.plain)):
@@ -254,7 +279,7 @@ def _judge(
         direction = line.direction or (None if _quantity(inp, view, line.cells) else inferred)
         if direction is None:
             continue
-        line.direction = direction
+        named, line.direction = line.direction is not None, direction
         marked = [p for p in line.cells if p in bold]
         if not marked:
             best = _best(view.numbers, line.cells, direction)
@@ -264,7 +289,7 @@ def _judge(
         for pos in marked:
             better = [p for p in line.cells if _beaten(view.numbers[pos], view.numbers[p], direction)]
             if better:
-                verdict.violations.append((pos, _best(view.numbers, line.cells, direction), direction))
+                verdict.violations.append((pos, _best(view.numbers, line.cells, direction), direction, named))
             else:
                 verdict.confirmed += 1
     return verdict
@@ -299,16 +324,28 @@ def _line_name(view: TableView, axis: str, pos: Pos) -> str:
     return f"column '{view.col_label(pos[1]) or pos[1]}'"
 
 
-def _violation_issue(view: TableView, axis: str, pos: Pos, best: list[Pos], direction: str, says: bool) -> Issue:
+def _violation_issue(
+    view: TableView, axis: str, pos: Pos, best: list[Pos], direction: str, named: bool, says: bool, bar: float
+) -> Issue:
+    """A bold value beaten in its line; declined (info, with the reason) unless the metric's name or the caption
+    gives the direction and the table was read with the confidence a finding about its layout needs."""
     printed = view.numbers[pos]
+    confidence = view.table.confidence
+    declined = (
+        "the metric's direction is named by neither its labels nor the caption (only the bold cells suggest it)"
+        if not named
+        else f"the table was read at confidence {confidence:.2f} (< {bar:g}): what bold compares may be misread"
+        if not view.table.artifact and confidence < bar
+        else ""
+    )
     other = "row" if axis == "col" else "col"
     better = ", ".join(f"{view.numbers[p].text} ({_line_name(view, other, p)})" for p in best)
     rule = "the caption says best values are bold" if says else "bold marks the best value in the other lines"
     return Issue(
         f"bold {printed.text} in {_line_name(view, axis, pos)} is not the best ({direction} is better): "
         f"{better} is better",
-        certainty="likely",
-        reason="what bold compares (which rows and columns, which direction) is read from the layout",
+        certainty="declined" if declined else "likely",
+        reason=declined or "what bold compares (which rows and columns, which direction) is read from the layout",
         table=view.table,
         cells=[pos, *best],
         expected={"best": [view.numbers[p].text for p in best], "direction": direction},

@@ -41,7 +41,25 @@ COUNT_CLAIM = re.compile(
 
 
 def check_caption_counts(inp: AuditInput) -> list[Issue]:
-    issues = _panel_captions(inp) + _prose_counts(inp)
+    return _panel_captions(inp) + _one_per_count(_caption_counts(inp) + _prose_counts(inp))
+
+
+def _one_per_count(issues: list[Issue]) -> list[Issue]:
+    """One finding per contradiction: the caption and every sentence that repeat the same wrong count of models
+    are one problem, reported at the first (a caption's before the prose's), the others named beside it."""
+    kept: dict[object, Issue] = {}
+    for issue in issues:
+        key = issue.expected["models"]
+        first = kept.setdefault(key, issue)
+        if first is not issue:
+            said = issue.details.get("sentence") or issue.details.get("caption") or ""
+            if said and said != first.details.get("caption"):
+                first.details.setdefault("also_said", []).append(said)
+    return list(kept.values())
+
+
+def _caption_counts(inp: AuditInput) -> list[Issue]:
+    issues = []
     for view in inp.views:
         match = next((m for m in COUNT_CLAIM.finditer(view.table.caption) if _counts_models(m)), None)
         if not match:

@@ -10,6 +10,10 @@ of both the text and the cell (interval arithmetic), it is a cell of the table o
 column, on the fraction or the percent scale ("65.2%" for a printed 0.652), or the difference of two cells
 of one row or column (in their units, or relative in percent for a number printed with "%").
 
+A sentence that cites nothing but follows a citation in the same block (after a run-in heading such as
+"Calibration." or in a list) is checked only for claims over every cell of a line it names ("below 0.05 on
+all datasets", see ``quantified``).
+
 Only two kinds of quotes can be flagged. One pins the cell down: the sentence names a row and a column of
 the table (those named nearest the number) and quotes a number within half the
 cell's magnitude that is not that cell (nor, in a sentence speaking of an average, the mean of its row or
@@ -46,6 +50,8 @@ _UNIT_AFTER = re.compile(
     r"[GMK]B\b|GPU|TPU|tokens?|params?|parameters?|times|fold|°|kb|bp|mb)",
     re.IGNORECASE,
 )
+_COUNT_NOTE = re.compile(r"\s*\(\s*(?:n\s*=\s*)?\d[\d,]*\s*\)\s*$", re.IGNORECASE)  # "Promoters (22)"
+_ABBREVIATED = re.compile(r"[^\W\d_]{3,}\.")  # "mod.", "methyl.": a word cut short
 _MIN_LABEL = 3  # characters a lower-case row or column label needs before a sentence can be said to name it
 _AVERAGE = re.compile(r"\b(?:average|averaged|mean|overall|on avg\.?)\b", re.IGNORECASE)
 _MIN_DIGITS = 2  # significant digits a quoted number needs ("0.86", "84.0"; not "0.5")
@@ -71,8 +77,8 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for sentence in inp.text.sentences:
         quotes = _quotes(sentence.text)
-        for view in unlabelled if quotes else []:
-            issues += [_issue(view, sentence, q, pin, []) for q, pin in _mismatches(view, sentence.text, quotes, [])]
+        if quotes and unlabelled:
+            issues += _unlabelled_mismatches(unlabelled, sentence, quotes)
         by_key = inp.cited(sentence)  # a table continued on the next page is one table
         keys = sorted(by_key)
         if not keys:
@@ -87,7 +93,45 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
             issues.extend(quantified_claims(view, sentence, _named_at))
             for quote, pin in _mismatches(view, sentence.text, _bound(sentence.text, key, quotes), supported):
                 issues.append(_issue(view, sentence, quote, pin, supported))
+    for sentence, keys in inp.text.in_scope():  # after a citation: only claims over every cell of a named line
+        named = inp.named(keys, sentence.page)
+        issues.extend(i for run in named.values() for i in quantified_claims(run[0], sentence, _named_at))
     return issues
+
+
+def _unlabelled_mismatches(views: list[TableView], sentence: Sentence, quotes: list[_Quote]) -> list[Issue]:
+    """Quotes from a text source's unlabelled tables: each number is held against the one table whose row and
+    column the sentence names nearest to it (two tables may print the same row), so it is found once. A mean
+    answers for a number only when its own clause speaks of an average ("ranks 4th overall, ..." does not)."""
+    pins: dict[int, tuple[TableView, Pos]] = {}
+    for quote in quotes:
+        found = [(d, k, pos) for k, view in enumerate(views) for d, pos in [_pin(view, sentence.text, quote)] if pos]
+        if found:
+            _, k, pos = min(found)
+            pins[id(quote)] = (views[k], pos)
+    issues = []
+    for quote in quotes:
+        if id(quote) not in pins:
+            continue
+        view, pos = pins[id(quote)]
+        averaged = _AVERAGE.search(_clause(sentence.text, quote.start)) is not None
+        # another number quoting the same cell right: this one speaks of something else (a gap, a rank)
+        right = any(
+            q is not quote and pins.get(id(q)) == (view, pos) and _supported_at(view, pos, q.number, averaged)
+            for q in quotes
+        )
+        misquoted = not _supported_at(view, pos, quote.number, averaged)
+        if misquoted and not right and _near(view.numbers[pos], quote.number):
+            issues.append(_issue(view, sentence, quote, pos, []))
+    return issues
+
+
+def _clause(text: str, at: int) -> str:
+    """The words around a position between clause marks (commas, semicolons, colons, dashes)."""
+    marks = (",", ";", ":", "—", " - ")
+    start = max(text.rfind(m, 0, at) for m in marks) + 1
+    ends = [i for m in marks if (i := text.find(m, at)) >= 0]
+    return text[start : min(ends, default=len(text))]
 
 
 def _mismatches(
@@ -232,26 +276,46 @@ def _near(cell: PrintedNumber, number: PrintedNumber) -> bool:
 
 def _pinned_cell(view: TableView, text: str, quote: _Quote) -> Pos | None:
     """The cell at the row and the column the sentence names nearest to the number (each nearest by itself)."""
-    row = _nearest({r: _named_at(text, view.row_labels.get(r, "").split(" / ")[-1]) for r in view.body_rows}, quote)
-    col = _nearest({c: _named_at(text, view.leaf(c)) for c in view.value_cols}, quote)
-    return (row, col) if row is not None and col is not None and (row, col) in view.numbers else None
+    return _pin(view, text, quote)[1]
 
 
-def _nearest(spots: dict[int, list[int]], quote: _Quote) -> int | None:
+def _pin(view: TableView, text: str, quote: _Quote) -> tuple[int, Pos | None]:
+    """The pinned cell and how far from the number its row or column is named (the farther of the two); a number
+    in parentheses ("on splice sites (0.652)") speaks of what is named before it."""
+    before = text[: quote.start].rstrip().endswith("(")
+    rows = {r: _named_at(text, view.row_labels.get(r, "").split(" / ")[-1]) for r in view.body_rows}
+    cols = {c: _named_at(text, view.leaf(c)) for c in view.value_cols}
+    if before:
+        rows = {r: [p for p in places if p < quote.start] for r, places in rows.items()}
+        cols = {c: [p for p in places if p < quote.start] for c, places in cols.items()}
+    row, col = _nearest(rows, quote), _nearest(cols, quote)
+    if row is None or col is None or (row[1], col[1]) not in view.numbers:
+        return 0, None
+    return max(row[0], col[0]), (row[1], col[1])
+
+
+def _nearest(spots: dict[int, list[int]], quote: _Quote) -> tuple[int, int] | None:
+    """(distance, index) of the label named nearest to the number; None when two are named as near."""
     distances = sorted((min(abs(p - quote.start) for p in places), index) for index, places in spots.items() if places)
     if not distances or (len(distances) > 1 and distances[0][0] == distances[1][0]):
         return None
-    return distances[0][1]
+    return distances[0]
 
 
 def _named_at(text: str, label: str) -> list[int]:
-    """Where the text names the label as a whole word; short labels ("NT", "H4") only in their own capitals."""
+    """Where the text names the label as a whole word; short labels ("NT", "H4") only in their own capitals; a
+    count after the label ("Promoters (22)") is not part of it, and an abbreviated word ("Histone mod.") names
+    any word it begins ("histone modification")."""
     label = _CITATION.sub("", label).strip()  # "ConvS2S [9]", "KGI (Glass et al., 2021)"
+    label = _COUNT_NOTE.sub("", label) or label
     size = len(compact_label(label))
     if size < 2 or re.fullmatch(r"[\d.,%\s]+", label) or (size < _MIN_LABEL and label.lower() == label):
         return []
     flags = re.IGNORECASE if size >= _MIN_LABEL else 0
-    return [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text, flags)]
+    pattern = r"\s+".join(
+        re.escape(word[:-1]) + r"\w*\.?" if _ABBREVIATED.fullmatch(word) else re.escape(word) for word in label.split()
+    )
+    return [m.start() for m in re.finditer(rf"(?<![\w-]){pattern}(?![\w-])", text, flags)]
 
 
 def _issue(view: TableView, sentence: Sentence, quote: _Quote, pinned: Pos | None, supported: list[_Quote]) -> Issue:

@@ -24,16 +24,25 @@ class Verdict:
 
 
 def aggregate_verdict(
-    pos: Pos, printed: PrintedNumber, part_pos: list[Pos], values: list[PrintedNumber], kind: str
+    pos: Pos,
+    printed: PrintedNumber,
+    part_pos: list[Pos],
+    values: list[PrintedNumber],
+    kind: str,
+    exact_counts: bool = False,
 ) -> Verdict:
-    """The printed cell against the mean (kind "mean") or sum of the parts' printed-precision intervals."""
-    intervals = [v.interval for v in values]
+    """The printed cell against the mean (kind "mean") or sum of the parts' printed-precision intervals;
+    ``exact_counts`` for counts, whole numbers and no rounding of anything (1,280 + 4 + 1 = 1,285 or it is not)."""
+    intervals = [Interval(v.value, v.value) if exact_counts else v.interval for v in values]
     computed = interval_mean(intervals) if kind == "mean" else interval_sum(intervals)
     exact = sum((v.value for v in values), Fraction(0)) / (len(values) if kind == "mean" else 1)
-    shown = fmt_number(exact, max(v.decimals for v in values))
+    shown = (
+        f"{exact} (whole counts, added exactly)" if exact_counts else fmt_number(exact, max(v.decimals for v in values))
+    )
     terms = " + ".join(v.text for v in values)
     computation = f"({terms}) / {len(values)} = {shown}" if kind == "mean" else f"{terms} = {shown}"
-    return Verdict(pos, printed, part_pos, computed, computed.overlaps(printed.interval), computation)
+    own = Interval(printed.value, printed.value) if exact_counts else printed.interval
+    return Verdict(pos, printed, part_pos, computed, computed.overlaps(own), computation)
 
 
 def homogeneous(view: TableView, verdict: Verdict) -> bool:

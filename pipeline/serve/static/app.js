@@ -7,12 +7,14 @@ if (params.get("token")) {
   window.history.replaceState(null, "", location.pathname + location.hash);  // keep the token out of the address bar
 }
 const TOKEN = sessionStorage.getItem("litaudit-token") || "";
+const AUTH = { "X-Litaudit-Token": TOKEN };  // every /api/ request carries the run's token
 const view = document.getElementById("view");
 const reviewer = document.getElementById("reviewer");
 reviewer.value = localStorage.getItem("litaudit-reviewer") || "";
 reviewer.addEventListener("change", () => localStorage.setItem("litaudit-reviewer", reviewer.value.trim()));
 
 const state = { findings: [], current: 0, filters: { status: "open" }, pending: null, target: null };
+const undoStack = JSON.parse(sessionStorage.getItem("litaudit-undo") || "[]");  // this tab's decisions, latest last
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -34,7 +36,8 @@ function flash(text, bad) {
 }
 
 async function getJSON(path) {
-  const response = await fetch(path);
+  if (!TOKEN) throw new Error("Open the address litaudit serve printed (it ends in ?token=...): the API needs it.");
+  const response = await fetch(path, { headers: AUTH });
   const body = await response.json();
   if (!response.ok) throw new Error(body.error || response.statusText);
   return body;
@@ -50,10 +53,34 @@ function fmt(x) {
 }
 const q = (obj) => new URLSearchParams(obj).toString();
 
+async function postJSON(path, body) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json", ...AUTH }, body: JSON.stringify(body),
+  });
+  const result = await response.json();
+  if (!response.ok) throw new Error(result.error || response.statusText);
+  return result;
+}
+
+function showProgress(all) {
+  const decided = all.filter((f) => f.status !== "open").length;
+  document.getElementById("progress").textContent = `${decided} of ${all.length} decided`;
+}
+const refreshProgress = async () => showProgress((await getJSON("/api/findings")).findings);
+
+// The queue in order under the current filters, the status filter aside: where "next open" is looked for.
+async function queueOrder() {
+  const all = (await getJSON("/api/findings")).findings;
+  showProgress(all);
+  const active = Object.fromEntries(Object.entries(state.filters).filter(([k, v]) => v && k !== "status"));
+  return { all, ordered: (await getJSON("/api/findings?" + q(active))).findings };
+}
+
 // ---- the queue ---------------------------------------------------------------------------------------------
 async function showQueue() {
   state.target = null;
   const all = (await getJSON("/api/findings")).findings;
+  showProgress(all);
   const options = (key) => [...new Set(all.map((f) => f[key]))].filter((x) => x !== null).sort();
   const active = Object.fromEntries(Object.entries(state.filters).filter(([, v]) => v));
   state.findings = (await getJSON("/api/findings?" + q(active))).findings;
@@ -126,11 +153,16 @@ async function showFinding(source, id) {
   const data = await getJSON("/api/finding?" + q({ source, id }));
   const f = data.finding;
   state.target = { kind: "finding", source, id, records: data.records };
+  refreshProgress();
   const computations = ((f.details || {}).computations || []).map((c) => el("li", {}, `r${c.cell[0]}c${c.cell[1]}: ${c.computation}`));
   const crop = el("div", { class: "crop" });
   if (data.table) {
-    const img = el("img", { alt: `page crop of ${data.table.title}`, src: "/api/crop?" + q({ source, id }) });
+    const img = el("img", { alt: `page crop of ${data.table.title}` });
     img.addEventListener("load", () => { img.style.width = img.naturalWidth / 2 + "px"; });  // rendered at 2x: 144 dpi
+    fetch("/api/crop?" + q({ source, id }), { headers: AUTH })  // an <img src> cannot send the token: fetch, then show
+      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error("no crop"))))
+      .then((blob) => { img.src = URL.createObjectURL(blob); })
+      .catch(() => crop.replaceChildren(el("p", { class: "empty" }, "The page crop could not be made.")));
     img.addEventListener("click", () => {
       crop.classList.toggle("zoomed");
       img.style.width = img.naturalWidth / (crop.classList.contains("zoomed") ? 1 : 2) + "px";
@@ -246,15 +278,73 @@ form.addEventListener("submit", async (event) => {
   localStorage.setItem("litaudit-reviewer", reviewer.value.trim());
   const body = { source: p.source, target: p.id, decision: p.decision, reason: reason.value, reviewer: reviewer.value.trim(),
     value: p.decision === "correct" ? valueInput.value : null };
-  const response = await fetch("/api/reviews", {
-    method: "POST", headers: { "Content-Type": "application/json", "X-Litaudit-Token": TOKEN }, body: JSON.stringify(body),
-  });
-  const result = await response.json();
-  if (!response.ok) { flash(result.error, true); return; }
+  let result;
+  try { result = await postJSON("/api/reviews", body); } catch (err) { flash(err.message, true); return; }
   closeForm();
-  await route();  // the view shows the decision before the flash says it is done
+  if (result.recorded) remember({ source: p.source, kind: result.kind, target: p.id, sha256: result.entry.sha256 });
+  if (result.kind === "finding") await advance(p.id);
+  else await route();  // a record's decision: the view shows it before the flash says it is done
   flash(`${p.id}: ${result.status}${result.recorded ? "" : " (already recorded)"}`);
 });
+
+function remember(decision) {
+  undoStack.push(decision);
+  sessionStorage.setItem("litaudit-undo", JSON.stringify(undoStack.slice(-200)));
+}
+
+// After a finding is decided: the next open finding in queue order after it (wrapping round), in the view the
+// reviewer is in; the queue when none is left.
+async function advance(decidedId) {
+  const { ordered } = await queueOrder();
+  const at = ordered.findIndex((f) => f.id === decidedId);
+  const after = [...ordered.slice(at + 1), ...ordered.slice(0, Math.max(at, 0))];
+  const next = after.find((f) => f.status === "open");
+  if (location.hash.startsWith("#/finding") && next) { openFinding(next); return; }
+  if (location.hash.startsWith("#/finding")) { location.hash = "#/"; return; }
+  await showQueue();
+  const index = next ? state.findings.findIndex((f) => f.id === next.id) : -1;
+  if (index >= 0) { state.current = index; scrollToCurrent(); }
+}
+
+// u: the tab's latest decision is reversed by appending its reversal; the log keeps both.
+async function undo() {
+  const last = undoStack[undoStack.length - 1];
+  if (!last) { flash("nothing to undo in this tab", true); return; }
+  if (!reviewer.value.trim()) { flash("type your name in 'reviewer' first", true); reviewer.focus(); return; }
+  let result;
+  try {
+    result = await postJSON("/api/reviews/undo", { source: last.source, entry: last.sha256, reviewer: reviewer.value.trim() });
+  } catch (err) { flash(err.message, true); return; }
+  undoStack.pop();
+  sessionStorage.setItem("litaudit-undo", JSON.stringify(undoStack));
+  if (last.kind === "finding") {
+    if (location.hash.startsWith("#/finding")) openFinding({ source: last.source, id: last.target });
+    else {
+      await showQueue();
+      const index = state.findings.findIndex((f) => f.id === last.target);
+      if (index >= 0) { state.current = index; scrollToCurrent(); }
+    }
+  } else await route();
+  flash(`undone: ${last.target} is ${result.status} again`);
+}
+
+function openFinding(f) {
+  const hash = `#/finding/${encodeURIComponent(f.source)}/${encodeURIComponent(f.id)}`;
+  if (location.hash === hash) route(); else location.hash = hash;
+}
+
+// j/k in the finding view: the neighbouring finding of the queue (as filtered)
+async function step(delta) {
+  if (!state.findings.length) {
+    const active = Object.fromEntries(Object.entries(state.filters).filter(([, v]) => v));
+    state.findings = (await getJSON("/api/findings?" + q(active))).findings;
+  }
+  const here = state.findings.findIndex((f) => f.id === state.target?.id);
+  const index = here < 0 ? 0 : Math.min(Math.max(here + delta, 0), state.findings.length - 1);
+  if (!state.findings[index]) return;
+  state.current = index;
+  openFinding(state.findings[index]);
+}
 document.getElementById("decide-cancel").addEventListener("click", closeForm);
 reason.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); } });
 valueInput.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); reason.focus(); } });
@@ -263,10 +353,13 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && !form.hidden) { closeForm(); return; }
   if (e.target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
   const inQueue = !location.hash.startsWith("#/finding") && !location.hash.startsWith("#/record");
+  const inFinding = location.hash.startsWith("#/finding");
   if (e.key === "j" && inQueue) { state.current = Math.min(state.current + 1, state.findings.length - 1); scrollToCurrent(); }
   else if (e.key === "k" && inQueue) { state.current = Math.max(state.current - 1, 0); scrollToCurrent(); }
+  else if ((e.key === "j" || e.key === "k") && inFinding) step(e.key === "j" ? 1 : -1);
   else if ((e.key === "o" || e.key === "Enter") && inQueue) openCurrent();
-  else if (e.key === "u") location.hash = "#/";
+  else if (e.key === "u") undo();
+  else if (e.key === "q") location.hash = "#/";
   else if (e.key === "a") ask("accept");
   else if (e.key === "d" && state.target?.kind !== "record") ask("dismiss");
   else if (e.key === "c") ask("correct");

@@ -21,6 +21,7 @@ from pipeline.audit.checks.derived.evidence import Operand, has_token, leading_n
 from pipeline.audit.context import AuditInput
 from pipeline.audit.metrics import DELTA_WORDS
 from pipeline.audit.tableview import Pos, TableView
+from pipeline.audit.text import split_sentences
 from pipeline.numbers import Interval, PrintedNumber, normalise, parse_number
 
 DELTA_TOKEN = re.compile(rf"(?:Δ|∆|δ)\S*|{DELTA_WORDS}", re.IGNORECASE)  # a whole header token
@@ -71,8 +72,13 @@ def check_deltas(inp: AuditInput) -> list[Issue]:
         if inline:
             why = "a signed parenthesis after a score is a gain over the baseline row"
             issues.extend(_judge(view, inline, why, "inline gains"))
+        statements = _statements(inp, view)
         for col in _delta_columns(view):
             lines, why = _column_lines(view, col)
+            stated = _reference_row(view, statements)
+            if not lines and stated is not None:
+                issues.extend(_judge_stated(view, col, *stated))
+                continue
             issues.extend(_judge(view, lines, why))
         for row in _delta_rows(view):
             lines, why = _row_lines(view, row)
@@ -111,6 +117,75 @@ def _judge(view: TableView, lines: list[Line], why: str, kind: str = "deltas") -
             subject=line.delta,
         )
     ]
+
+
+_REFERENCE = re.compile(
+    r"\b(?P<word>minus|subtracted from|relative to|compared (?:to|with)|over|versus|vs\.?|from)\s+(?:that|those|the "
+    r"(?:score|value|result)s?)?\s*(?:of\s+)?(?:the\s+)?(?P<name>[^,;.()]{2,60})",
+    re.IGNORECASE,
+)
+
+
+def _statements(inp: AuditInput, view: TableView) -> list[str]:
+    """The caption and the sentences of the table's pages and citing it: where a delta's reference is stated."""
+    texts = split_sentences(view.table.caption or "")
+    for page in dict.fromkeys([view.table.page, *view.table.continued_pages]):
+        texts += [s.text for s in inp.sentences_on(page) if DELTA_TOKEN.search(s.text)]
+    texts += [s.text for s in inp.citing(view.table)] if view.table.label else []
+    return list(dict.fromkeys(texts))
+
+
+def _reference_row(view: TableView, statements: list[str]) -> tuple[int, str, bool] | None:
+    """The row a sentence names as the delta's reference ("minus that of the full model"): (row, the words,
+    whether "minus" fixes the order). Only a sentence naming a delta and exactly one row label counts."""
+    for sentence in statements:
+        if not DELTA_TOKEN.search(sentence):
+            continue
+        for match in _REFERENCE.finditer(sentence):
+            named = match.group("name").lower()
+            rows = [
+                r for r in view.body_rows
+                if (label := view.row_labels.get(r, "").split(" / ")[-1].strip().lower()) and len(label) >= 3
+                and re.match(rf"{re.escape(label)}\b", named)
+            ]  # fmt: skip
+            if len(rows) == 1:
+                return rows[0], match.group(0), match.group("word").lower() in ("minus", "subtracted from")
+    return None
+
+
+def _judge_stated(view: TableView, col: int, reference: int, words: str, exact: bool) -> list[Issue]:
+    """Deltas against the reference row the paper names, on the score column just left of the delta column."""
+    left = [c for c in view.value_cols if c < col and not has_token(view.leaf(c), DELTA_TOKEN)]
+    if not left:
+        return []
+    score_col = left[-1]
+    rows = [r for r in view.body_rows if r != reference]
+    lines = _lines(view, [((r, col), (r, score_col), (reference, score_col)) for r in rows])
+    why = f"the paper states the delta's reference: '{words}' (row '{view.row_labels.get(reference, '')}')"
+    if not exact:
+        return _judge(view, lines, why)
+    name, issues = "score - base", []
+    for line in (ln for ln in lines if not _fits(MODES[name], ln)):
+        computed = MODES[name](line.score.number.interval, line.base.number.interval)
+        if computed is None:
+            continue
+        issues.append(
+            relation_issue(
+                view,
+                message=(
+                    f"{line.delta.number.text} is printed for {line.score.number.text} against the reference "
+                    f"{line.base.number.text}, which gives {computed.describe(4)} as {name}, the relation the paper "
+                    f'states: "{words}"'
+                ),
+                relation=f"delta = {name}",
+                operands=[line.delta, line.score, line.base],
+                computed=computed,
+                why=why,
+                certainty="exact",
+                subject=line.delta,
+            )
+        )
+    return issues
 
 
 def _fits(mode: Mode, line: Line) -> bool:

@@ -64,9 +64,12 @@ def relation_issue(
     why: str,
     certainty: str,
     subject: Operand,
+    reason: str | None = None,
 ) -> Issue:
-    """An Issue whose first cell is the one the relation contradicts; the rest of the operands are evidence."""
-    severity, settled, reason = CERTAINTIES[certainty]
+    """An Issue whose first cell is the one the relation contradicts; the rest of the operands are evidence.
+    ``reason`` replaces the certainty's usual reason when the check knows better why the relation is not proved."""
+    severity, settled, usual = CERTAINTIES[certainty]
+    reason = usual if reason is None else reason
     here = [o for o in operands if o.table is None or o.table is view.table]
     elsewhere = [o for o in operands if o not in here]
     here.sort(key=lambda o: o != subject)

@@ -37,18 +37,39 @@ def role_of(label: str, roles: dict[str, re.Pattern[str]]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+_SECTION_TAIL = re.compile(r"^(?P<head>.+?)\s+(?P<tail>[A-Z][a-z]+(?:\s+[a-z]+)+)$")
+
+
+def row_role(view: TableView, row: int, roles: dict[str, re.Pattern[str]]) -> tuple[str | None, bool]:
+    """The role a row's label names, and whether the label of the next section was read into it ("NPV Former
+    smokers": the NPV row, then the "Former smokers" section). The label is the stub's, or the words of a
+    column left of the values that the extractor did not take as the stub."""
+    first = min(view.value_cols, default=view.table.stub_cols)
+    labels = [view.row_labels.get(row, "")] + [view.text(row, c) for c in range(view.table.stub_cols, first)]
+    for label in labels:
+        role = role_of(label, roles)
+        if role is not None:
+            return role, False
+        glued = _SECTION_TAIL.match(label.split(" / ")[-1].strip())
+        if glued and (role := role_of(glued.group("head"), roles)) is not None:
+            return role, True
+    return None, False
+
+
 def _row_named(view: TableView, roles: dict[str, re.Pattern[str]]) -> list[Line]:
     blocks: list[dict[str, int]] = [{}]
     for row in range(view.table.header_rows, view.table.n_rows):
         if not _prints_numbers(view, row):
             blocks.append({})  # a label row ("Never smokers") starts another block
             continue
-        role = role_of(view.row_labels.get(row, ""), roles)
+        role, section_follows = row_role(view, row, roles)
         if role is None:
             continue
         if role in blocks[-1]:
             blocks.append({})
         blocks[-1][role] = row
+        if section_follows:
+            blocks.append({})
     lines = []
     for block in (b for b in blocks if len(b) >= 2):
         rows = sorted(block.values())

@@ -37,25 +37,26 @@ RATES: dict[str, Callable[[Matrix], float | None]] = {
     "nir": lambda m: _ratio(max(m[0] + m[1], m[2] + m[3]), sum(m)),
     "prev": lambda m: _ratio(m[0] + m[1], sum(m)),
     "kappa": _kappa,
+    "bacc": lambda m: (m[0] / (m[0] + m[1]) + m[3] / (m[3] + m[2])) / 2 if m[0] + m[1] and m[3] + m[2] else None,
 }
 
 
-def matrices(n: int, printed: dict[str, Interval], limit: int = 50) -> list[Matrix]:
-    """Matrices of ``n`` cases whose every rate named in ``printed`` (fractions, not percentages) lies in its
-    interval; at most ``limit`` of them."""
+def matrices(n: int, printed: dict[str, Interval], limit: int = 50, positives: int | None = None) -> list[Matrix]:
+    """Matrices of ``n`` cases (``positives`` of them positive, when the paper states it) whose every rate named
+    in ``printed`` (fractions, not percentages) lies in its interval; at most ``limit`` of them."""
     se, sp = printed["se"], printed["sp"]
     found: list[Matrix] = []
-    for positives in range(1, n):
-        negatives = n - positives
+    for pos in range(1, n) if positives is None else (positives,):
+        negatives = n - pos
         for tp in range(
-            max(0, math.ceil(float(se.lo) * positives - _EPS)),
-            min(positives, math.floor(float(se.hi) * positives + _EPS)) + 1,
+            max(0, math.ceil(float(se.lo) * pos - _EPS)),
+            min(pos, math.floor(float(se.hi) * pos + _EPS)) + 1,
         ):
             for tn in range(
                 max(0, math.ceil(float(sp.lo) * negatives - _EPS)),
                 min(negatives, math.floor(float(sp.hi) * negatives + _EPS)) + 1,
             ):
-                matrix = (tp, positives - tp, negatives - tn, tn)
+                matrix = (tp, pos - tp, negatives - tn, tn)
                 if all(_within(RATES[r](matrix), i) for r, i in printed.items()):
                     found.append(matrix)
                     if len(found) >= limit:

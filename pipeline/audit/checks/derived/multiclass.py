@@ -68,7 +68,8 @@ def check_classes(
             relation_issue(
                 view,
                 message=(
-                    f"{'accuracy' if role == 'acc' else 'NIR'} {op.number.text} cannot follow from the "
+                    f"{'accuracy' if role == 'acc' else 'NIR'} {op.number.text} (column '{view.col_label(op.pos[1])}') "
+                    "cannot follow from the "
                     f"{len(classes)} classes' rates: their prevalences (from each class's Se, Sp, PPV, NPV) give "
                     f"{shown.describe(3)}"
                 ),

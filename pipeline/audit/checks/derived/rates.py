@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 
 from pipeline.audit.checks.base import Issue
@@ -22,6 +23,7 @@ from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line, named_lines
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import TableView
+from pipeline.audit.text import split_sentences
 from pipeline.numbers import Interval
 
 ROLES: dict[str, re.Pattern[str]] = {
@@ -35,7 +37,12 @@ ROLES: dict[str, re.Pattern[str]] = {
     "prev": re.compile(r"prevalence|prev\.?", re.I),
     "kappa": re.compile(r"kappa|κ|cohen'?s kappa", re.I),
     "n": re.compile(r"n|sample size|no\.? of (?:samples|cases|subjects|patients)", re.I),
+    "tp": re.compile(r"tp|true positives?", re.I),
+    "fn": re.compile(r"fn|false negatives?", re.I),
+    "fp": re.compile(r"fp|false positives?", re.I),
+    "tn": re.compile(r"tn|true negatives?", re.I),
 }
+COUNTS = ("tp", "fn", "fp", "tn")
 _SIZE = re.compile(r"\(?\b[nN]\s*=\s*(\d[\d,]*)\)?")
 NAMES = {"acc": "accuracy", "ppv": "PPV", "npv": "NPV", "nir": "NIR", "prev": "prevalence", "kappa": "Kappa"}
 STEPS = 2000  # the prevalence partition; even, so 0.5 is a cell edge (NIR = max(pi, 1 - pi) is monotone per cell)
@@ -79,38 +86,119 @@ RELATIONS = {
 SUPPORT_ONLY = {"kappa"}
 
 
+@dataclass(frozen=True)
+class Cases:
+    """How many cases the rates are of and, when the paper states the class sizes, how many are positive."""
+
+    n: int
+    positives: int | None = None
+    stated: str = ""  # the words that state the class sizes
+
+
+_POSITIVES = r"(?:N[_\s]?(?:pos(?:itives?)?|\+)|positives?)"
+_NEGATIVES = r"(?:N[_\s]?(?:neg(?:atives?)?|[-−])|negatives?)"
+_CLASS_SIZES = (
+    re.compile(rf"{_POSITIVES}\s*[=:]\s*(?P<pos>\d[\d,]*)[^.;]{{0,40}}?{_NEGATIVES}\s*[=:]\s*(?P<neg>\d[\d,]*)", re.I),
+    re.compile(
+        r"(?P<pos>\d[\d,]*)\s+(?:positives?|positive (?:samples|cases)|cases)\b[^.;]{0,40}?\b(?P<neg>\d[\d,]*)\s+"
+        r"(?:negatives?|negative (?:samples|cases)|controls)\b",
+        re.I,
+    ),
+)
+
+
 def check_rates(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for view in inp.views:
         lines = named_lines(view, ROLES)
+        stated = stated_cases(_statements(inp, view))
         for group in _multi_class(lines):
             issues.extend(_judge_classes(view, group))
         for line in lines:
-            issues.extend(_judge_line(view, line))
+            issues.extend(_judge_line(view, line, stated))
     return issues
+
+
+_OTHER_PREVALENCE = re.compile(
+    r"prevalence (?:of|=)\s*\d|(?:assumed|expected|population|screening) prevalence"
+    r"|adjusted (?:to|for) (?:a )?prevalence",
+    re.I,
+)
+
+
+def stated_cases(sentences: list[str]) -> Cases | None:
+    """The class sizes one sentence states ("N_pos = 96 and N_neg = 318", "96 cases and 318 controls"); None
+    when no sentence does, two state different ones, or the predictive values are said to be at another
+    prevalence than the sample's ("PPV at a prevalence of 10%")."""
+    if any(_OTHER_PREVALENCE.search(s) for s in sentences):
+        return None
+    found = set()
+    for sentence in sentences:
+        for pattern in _CLASS_SIZES:
+            for match in pattern.finditer(sentence):
+                pos, neg = (int(match.group(k).replace(",", "")) for k in ("pos", "neg"))
+                if pos and neg:
+                    found.add(Cases(pos + neg, pos, match.group(0)))
+    return found.pop() if len({(c.n, c.positives) for c in found}) == 1 else None
+
+
+def _statements(inp: AuditInput, view: TableView) -> list[str]:
+    """The caption and the sentences citing the table."""
+    texts = split_sentences(view.table.caption or "")
+    if view.table.label:
+        texts += [s.text for s in inp.citing(view.table)]
+    return texts
 
 
 OVERALL = ("acc", "nir", "kappa", "prev", "n")
 
 
 def _multi_class(lines: list[Line]) -> list[tuple[dict[str, Operand], list[Line]]]:
-    """Several Se/Sp blocks of one model where only the first prints accuracy or NIR: a multi-class table. Its
-    overall figures are not any one class's binary rates, so they move out of the class lines (returned with
-    them, for the multi-class relations)."""
+    """Several Se/Sp blocks of one model under one set of overall figures (accuracy, NIR): a multi-class table.
+    Its overall figures are not any one class's binary rates, so they move out of the class lines (returned with
+    them, for the multi-class relations). A sectioned table (one overall block above the class sections of each
+    population) gives one group per section."""
     by_model: dict[tuple[str, int], list[Line]] = {}
     for line in lines:
-        if "se" in line.operands:
-            row, col = line.operands["se"].pos
+        if any(r in line.operands for r in ("se", *OVERALL)):
+            row, col = min(o.pos for o in line.operands.values())
             key = ("col", col) if line.where.startswith("column") else ("row", row)
             by_model.setdefault(key, []).append(line)
     groups = []
-    for group in by_model.values():
-        if len(group) > 1 and not all(any(r in line.operands for r in ("acc", "nir")) for line in group):
-            overall = {r: o for line in group for r, o in line.operands.items() if r in OVERALL}
-            for line in group:
-                line.operands = {r: o for r, o in line.operands.items() if r not in OVERALL}
-            groups.append((overall, group))
+    for model_lines in by_model.values():
+        for overall, classes in _sections(model_lines):
+            if len(classes) > 1 and overall:
+                for line in classes:
+                    line.operands = {r: o for r, o in line.operands.items() if r not in OVERALL}
+                groups.append((overall, classes))
     return groups
+
+
+CLASS_RATES = ("se", "sp", "ppv", "npv")
+
+
+def _sections(lines: list[Line]) -> list[tuple[dict[str, Operand], list[Line]]]:
+    """One model's lines, in print order, cut into (overall figures, class lines) sections. Overall figures
+    printed after a class's rates (in its block, as the layout reads it) open the next section; a class line with
+    overall figures of its own printed above its rates opens one too (then it is a binary line, alone)."""
+    sections: list[tuple[dict[str, Operand], list[Line]]] = []
+    for line in sorted(lines, key=lambda ln: min(o.pos for o in ln.operands.values())):
+        ops = line.operands
+        if "se" not in ops:
+            if not sections or sections[-1][1]:
+                sections.append(({}, []))
+            sections[-1][0].update({r: o for r, o in ops.items() if r in OVERALL})
+            continue
+        last_rate = max(ops[r].pos for r in CLASS_RATES if r in ops)
+        lead = {r: o for r, o in ops.items() if r in OVERALL and o.pos <= last_rate}
+        trail = {r: o for r, o in ops.items() if r in OVERALL and o.pos > last_rate}
+        if not sections or (lead and sections[-1][1]):
+            sections.append(({}, []))
+        sections[-1][0].update(lead)
+        sections[-1][1].append(line)
+        if trail:
+            sections.append((trail, []))
+    return sections
 
 
 def _judge_classes(view: TableView, group: tuple[dict[str, Operand], list[Line]]) -> list[Issue]:
@@ -130,8 +218,10 @@ def _judge_classes(view: TableView, group: tuple[dict[str, Operand], list[Line]]
     return multiclass.check_classes(view, classes, overall, hulls, scale)
 
 
-def _judge_line(view: TableView, line: Line) -> list[Issue]:
+def _judge_line(view: TableView, line: Line, stated: Cases | None = None) -> list[Issue]:
     ops = line.operands
+    if all(r in ops for r in COUNTS):
+        return _from_counts(view, line)
     if "se" not in ops or "sp" not in ops:
         return []
     scale = _scale([o for r, o in ops.items() if r != "n"])
@@ -141,8 +231,9 @@ def _judge_line(view: TableView, line: Line) -> list[Issue]:
     issues = _balanced(view, line, scale)
     roles = [r for r in FORMULAS if r in ops]
     size = _size(view, line)
-    if size is not None and len(roles) >= 2:
-        return issues + _integer_verdict(view, line, scale, roles, size)
+    cases = stated if stated is not None and size in (None, stated.n) else Cases(size) if size else None
+    if cases is not None and len(roles) >= 2:
+        return issues + _integer_verdict(view, line, scale, roles, cases)
     if len(roles) < 3:
         return issues
     masks = {orient: {r: _feasible(r, se, sp, _unit(ops[_swap(r, orient)], scale)) for r in roles} for orient in (0, 1)}
@@ -191,16 +282,23 @@ def _size(view: TableView, line: Line) -> int | None:
     return None
 
 
-def _integer_verdict(view: TableView, line: Line, scale: Fraction, roles: list[str], size: int) -> list[Issue]:
-    """With N printed: is there a confusion matrix of N whole cases giving every rate? If not, and leaving out
-    exactly one rate makes one exist (at least two others remaining), that rate is flagged."""
+def _integer_verdict(view: TableView, line: Line, scale: Fraction, roles: list[str], cases: Cases) -> list[Issue]:
+    """With N printed (or the class sizes stated): is there a confusion matrix of N whole cases giving every rate?
+    If not, and leaving out exactly one rate makes one exist (at least two others remaining), that rate is
+    flagged."""
     ops = line.operands
+    size, positives = cases.n, cases.positives
     for orient in (0, 1):
         printed = {r: _unit(ops[_swap(r, orient)], scale) for r in ("se", "sp", *roles)}
-        if matrix.matrices(size, printed, limit=1):
+        flipped = positives if positives is None or not orient else size - positives
+        if matrix.matrices(size, printed, limit=1, positives=flipped):
             return []
     printed = {r: _unit(ops[r], scale) for r in ("se", "sp", *roles)}
-    found = {r: matrix.matrices(size, {k: v for k, v in printed.items() if k != r}) for r in roles if len(roles) >= 3}
+    found = {
+        r: matrix.matrices(size, {k: v for k, v in printed.items() if k != r}, positives=positives)
+        for r in roles
+        if len(roles) >= 3 or positives is not None
+    }
     culprits = [r for r, ms in found.items() if ms]
     if len(culprits) != 1:
         return []
@@ -213,12 +311,13 @@ def _integer_verdict(view: TableView, line: Line, scale: Fraction, roles: list[s
         relation_issue(
             view,
             message=(
-                f"{NAMES[role]} {subject.number.text} ({line.where}): no confusion matrix of {size} cases gives it "
+                f"{NAMES[role]} {subject.number.text} ({line.where}): no confusion matrix of {size} cases"
+                f"{_positives(cases)} gives it "
                 f"together with sensitivity {ops['se'].number.text}, specificity {ops['sp'].number.text} and "
                 f"{', '.join(f'{NAMES.get(r, r)} {ops[r].number.text}' for r in others)}; the matrices that give "
                 f"those imply {NAMES[role]} in {computed.describe(3)}"
             ),
-            relation=f"an integer confusion matrix of N = {size} cases gives every rate",
+            relation=f"an integer confusion matrix of N = {size} cases{_positives(cases)} gives every rate",
             operands=[subject, ops["se"], ops["sp"], *(ops[r] for r in others)],
             computed=computed,
             why=(
@@ -229,6 +328,59 @@ def _integer_verdict(view: TableView, line: Line, scale: Fraction, roles: list[s
             subject=subject,
         )
     ]
+
+
+def _from_counts(view: TableView, line: Line) -> list[Issue]:
+    """The confusion counts are printed beside the rates (TP, FN, FP, TN columns): every rate is exact."""
+    ops = line.operands
+    counts = [ops[r].number for r in COUNTS]
+    if any(c.decimals or c.percent or c.value < 0 for c in counts):
+        return []
+    tp, fn, fp, tn = (int(c.value) for c in counts)
+    rates = [r for r in matrix.RATES if r in ops and r != "kappa"]
+    scale = _scale([ops[r] for r in rates]) if rates else None
+    if scale is None:
+        return []
+    issues = []
+    for role in rates:
+        value = matrix.RATES[role]((tp, fn, fp, tn))
+        if value is None or _unit(ops[role], scale).overlaps(Interval(Fraction(value), Fraction(value))):
+            continue
+        exact = Interval(Fraction(value), Fraction(value)).scaled(scale)
+        name = "balanced accuracy" if role == "bacc" else {"se": "sensitivity", "sp": "specificity"}.get(
+            role, NAMES.get(role, role))  # fmt: skip
+        issues.append(
+            relation_issue(
+                view,
+                message=(
+                    f"{name} {ops[role].number.text} ({line.where}) is not what its confusion counts give "
+                    f"(TP {tp}, FN {fn}, FP {fp}, TN {tn}): {exact.describe(4)}"
+                ),
+                relation=COUNT_RELATIONS[role],
+                operands=[ops[role], *(ops[r] for r in COUNTS)],
+                computed=exact,
+                why="the line prints the confusion counts the rate is computed from",
+                certainty="exact",
+                subject=ops[role],
+            )
+        )
+    return issues
+
+
+COUNT_RELATIONS = {
+    "se": "Se = TP / (TP + FN)",
+    "sp": "Sp = TN / (TN + FP)",
+    "ppv": "PPV = TP / (TP + FP)",
+    "npv": "NPV = TN / (TN + FN)",
+    "acc": "Acc = (TP + TN) / N",
+    "nir": "NIR = max(TP + FN, FP + TN) / N",
+    "prev": "prevalence = (TP + FN) / N",
+    "bacc": "BA = (TP / (TP + FN) + TN / (TN + FP)) / 2",
+}
+
+
+def _positives(cases: Cases) -> str:
+    return f' ({cases.positives} positive, as stated: "{cases.stated}")' if cases.positives is not None else ""
 
 
 def _balanced(view: TableView, line: Line, scale: Fraction) -> list[Issue]:

@@ -1,0 +1,1 @@
+"""How far each extracted table can be trusted, with the reasons written on the table."""

@@ -1,0 +1,206 @@
+"""Evidence on the page that a grid was misread, each kind a general principle of how tables are printed; each
+one found caps the table's confidence and writes why on the table (the audit reads the figure: under 0.5 a
+finding is needs-check, under 0.8 an error becomes a warning). Nothing here looks at any gold."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from pipeline.extract.confidence.score import doubt
+from pipeline.extract.grid.structure import Grid
+from pipeline.extract.page.layout import PageLayout
+from pipeline.extract.page.words import Word, join_words
+from pipeline.extract.regions.captions import Caption
+from pipeline.extract.regions.grow import Region
+from pipeline.model import Table
+from pipeline.numbers import parse_number
+
+MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies the confidence by this
+LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
+MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
+LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
+FOOT_REACH = 1.5  # a region starting within this many body lines of the head of the text area starts there
+FOOT_SHARE = 0.8  # the foot of the text area lies in the bottom fifth of the page
+PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
+MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the page shows about one table: its grid, its region and the page it lies on (one frame)."""
+
+    grid: Grid
+    region: Region
+    layout: PageLayout
+    stubs: int
+
+
+@dataclass(frozen=True)
+class Doubt:
+    ceiling: float  # the table's confidence is at most this
+    reason: str
+
+
+Signal = Callable[[Evidence], str | None]
+
+
+def _lines(words: list[Word]) -> list[list[Word]]:
+    """A cell's words grouped into printed lines, top to bottom."""
+    lines: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: w.baseline):
+        if lines and abs(word.baseline - lines[-1][0].baseline) <= LINE_TOLERANCE * word.size:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return [sorted(line, key=lambda w: w.x0) for line in lines]
+
+
+def _text(line: list[Word]) -> str:
+    return join_words(line)
+
+
+def rows_of_lines(ev: Evidence) -> str | None:
+    """A cell wraps because its column is narrow, and cells of one row wrap to different lengths; when two or more
+    columns of one row hold about the same number of lines (three or more), those lines are rows that the row
+    segmentation (rules, bands) joined into one."""
+    grid = ev.grid
+    for r in range(grid.header_rows, grid.n_rows):
+        counts = sorted(len(_lines(p.words)) for p in grid.placed if p.row == r and p.col >= 1)
+        alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
+        if alike:
+            return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
+    return None
+
+
+def continuing_row(ev: Evidence) -> str | None:
+    """A row whose stub is empty and whose text starts in lower case continues the row above it: wrapped lines of
+    one row were read as rows."""
+    texts = ev.grid.text_grid()
+    for r in range(max(ev.grid.header_rows, 1), ev.grid.n_rows):
+        row, above = texts[r], texts[r - 1]
+        if any(row[: max(ev.stubs, 1)]):
+            continue
+        for c in range(max(ev.stubs, 1), ev.grid.n_cols):
+            words = row[c].split()
+            lower = len(words) >= 2 and words[0].isalpha() and words[0][0].islower()
+            if lower and above[c].strip() and not above[c].rstrip().endswith((".", ";", ":")):
+                return f"row {r + 1} ('{row[c][:30]}') starts in lower case under a filled cell: a wrapped line?"
+    return None
+
+
+def stub_new_line(ev: Evidence) -> str | None:
+    """A row label wraps onto a line that continues it; when its last line starts anew (a capital) while the row's
+    values sit on one line, the label may be two rows: a label row and the row it was joined to."""
+    for p in ev.grid.placed:
+        if p.row < ev.grid.header_rows or p.col >= max(ev.stubs, 1) or p.row_span > 1:
+            continue
+        lines = _lines(p.words)
+        if len(lines) < 2 or not _text(lines[-1])[:1].isupper():
+            continue
+        values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
+        if values and all(len(_lines(q.words)) == 1 for q in values):
+            first, last = _text(lines[0]), _text(lines[-1])
+            return (
+                f"row label '{first[:25]} / {last[:25]}' joins two lines, the second starting anew: it may be two rows"
+            )
+    return None
+
+
+def numbers_in_header(ev: Evidence) -> str | None:
+    """Column headings are labels: a header row most of whose cells print measured values (decimals, percentages,
+    ±) is a data row read as header."""
+    texts = ev.grid.text_grid()
+    for r in range(ev.grid.header_rows):
+        filled = [t for t in texts[r] if t.strip()]
+        measured = [t for t in filled if parse_number(t) is not None and MEASURED.search(t)]
+        if len(filled) >= 2 and 2 * len(measured) >= len(filled):
+            return f"header row {r + 1} prints measured values ({measured[0]}): data rows may be read as header"
+    return None
+
+
+def two_numbers(ev: Evidence) -> str | None:
+    """A cell holds one value: where several cells of a column print two plain numbers side by side, two columns
+    were read as one."""
+    texts = ev.grid.text_grid()
+    for c in range(ev.stubs, ev.grid.n_cols):
+        body = [row[c] for row in texts[ev.grid.header_rows :] if row[c].strip()]
+        doubled = [t for t in body if len(t.split()) == 2 and all(PLAIN_NUMBER.match(x) for x in t.split())]
+        if len(doubled) >= 2 and 3 * len(doubled) >= len(body):
+            return f"{len(doubled)} cells of column {c + 1} print two numbers ('{doubled[0]}'): two columns in one?"
+    return None
+
+
+def cut_at_foot(ev: Evidence) -> str | None:
+    """A table that ends at the foot of the text area (the page bottom, or the bottom of a column: nothing printed
+    under it in its column, low on the page) with no rule closing it may run on overleaf or in the next column."""
+    region, layout = ev.region, ev.layout
+    below = [
+        ln
+        for ln in layout.column_lines
+        if region.bottom + 1 < ln.top and ln.bottom <= layout.body_bottom and ln.x0 < region.x1 and region.x0 < ln.x1
+    ]
+    if below or region.bottom < FOOT_SHARE * layout.content.height:
+        return None
+    width = region.x1 - region.x0
+    closing = [
+        r
+        for r in layout.hrules
+        if region.bottom - 2 * layout.body_size <= r.y <= region.bottom + layout.body_size
+        and min(r.x1, region.x1) - max(r.x0, region.x0) >= 0.5 * width
+    ]
+    return None if closing else "ends at the foot of the page or column with no closing rule: it may run on"
+
+
+def no_caption_at_head(ev: Evidence) -> str | None:
+    """A table without a caption that starts at the head of the text area (the top of a page or column) may be the
+    rest of a table cut at the foot of the column before it, its first row taken as header."""
+    region, layout = ev.region, ev.layout
+    if region.caption is not None or region.top - layout.body_top > FOOT_REACH * 1.2 * layout.body_size:
+        return None
+    return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
+
+
+SIGNALS: dict[str, tuple[float, Signal]] = {
+    "rows of lines": (0.5, rows_of_lines),
+    "continuing row": (0.7, continuing_row),
+    "stub new line": (0.75, stub_new_line),
+    "numbers in header": (0.6, numbers_in_header),
+    "two numbers": (0.7, two_numbers),
+    "cut at foot": (0.75, cut_at_foot),
+    "no caption at head": (0.7, no_caption_at_head),
+}
+
+
+def grid_doubts(ev: Evidence) -> list[Doubt]:
+    """Every doubt the page gives about the table's grid, strongest first."""
+    found = [(ceiling, signal(ev)) for ceiling, signal in SIGNALS.values()]
+    return sorted((Doubt(c, r) for c, r in found if r is not None), key=lambda d: d.ceiling)
+
+
+def apply_doubts(table: Table, doubts: list[Doubt]) -> Table:
+    """The table's confidence capped by the strongest doubt and lowered by each further one, with every reason."""
+    ceiling = round(doubts[0].ceiling * MORE_DOUBTS ** (len(doubts) - 1), 3) if doubts else 1.0
+    for d in doubts:
+        doubt(table, ceiling, f"doubt: {d.reason}")
+    return table
+
+
+def unplaced_labels(captions: list[Caption], placed: list[tuple[Table, Region]]) -> list[tuple[Table, Doubt]]:
+    """A caption seen on the page whose label no table carries, lying beside or inside a table's region: the
+    table read there may hold the unplaced one too (side-by-side tables merged into one)."""
+    labels = {t.label for t, _ in placed}
+    doubts = []
+    for caption in captions:
+        if caption.label in labels or caption.continued:
+            continue
+        for table, region in placed:
+            reach = 3 * caption.size
+            across = caption.x0 < region.x1 and region.x0 < caption.x1
+            level = region.top - reach <= caption.bottom and caption.top <= region.bottom + reach
+            if across and level:
+                reason = f"the caption of {caption.label} lies beside or in it, but no table was read under it"
+                doubts.append((table, Doubt(0.6, reason)))
+    return doubts

@@ -1,0 +1,1 @@
+"""One PDF's tables: pages screened and analysed, grids assembled into the model, continued tables joined."""

@@ -1,0 +1,143 @@
+"""Table rows: the region's words clustered by baseline, with the header/body boundary found."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from pipeline.extract.page.words import Line, Word, group_lines, split_line
+from pipeline.extract.reading.graphics import Rule
+from pipeline.numbers import is_numeric
+
+
+@dataclass
+class Row:
+    words: list[Word]
+    segments: list[Line] = field(default_factory=list)  # runs of words closer than the cell gap
+
+    @property
+    def top(self) -> float:
+        return min(w.top for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.words)
+
+    @property
+    def middle(self) -> float:
+        return (self.top + self.bottom) / 2
+
+    @property
+    def size(self) -> float:
+        return max(w.size for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return min(w.x0 for w in self.words)
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+
+def build_rows(words: list[Word], cell_gap: float) -> list[Row]:
+    """One row per text line; segments split where words are further apart than ``cell_gap`` em."""
+    rows = []
+    for line in group_lines(w for w in words if w.upright):
+        rows.append(Row(line.words, [piece for seg in split_line(line, cell_gap) for piece in split_values(seg)]))
+    return rows
+
+
+# a short value ('0.074', '(0.79)', '12%', a lone sign); grouped thousands ('1,249,752') are set wide apart anyway
+_VALUE = re.compile(r"^(?:[(\[]?[-+\u2212]?\d+(?:\.\d+)?%?[)\]]?[*†‡a-d]?|[-+\u2212\u2013]|NA|ND)$")
+VALUE_GAP = 0.35  # em: two values set this far apart are two cells, however narrow the column gap
+
+
+def split_values(segment: Line) -> list[Line]:
+    """A segment of values set close together (narrow columns: '0.074 0.015 0.153') split between values;
+    a value and its interval in parentheses ('0.76 (0.79)') stay one cell."""
+    pieces = [Line([segment.words[0]])]
+    for a, b in pairwise(segment.words):
+        apart = b.x0 - a.x1 >= VALUE_GAP * max(a.size, b.size)
+        if apart and _VALUE.match(a.text) and _VALUE.match(b.text) and not b.text.startswith(("(", "[")):
+            pieces.append(Line([b]))
+        else:
+            pieces[-1].words.append(b)
+    return pieces
+
+
+def segment_is_numeric(segment: Line) -> bool:
+    return is_numeric(segment.text)
+
+
+def numeric_share(row: Row) -> float:
+    if not row.segments:
+        return 0.0
+    return sum(segment_is_numeric(s) for s in row.segments) / len(row.segments)
+
+
+def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) -> int:
+    """Rows above the rule that separates header from body; without such a rule, the rows before
+    the first row that is mostly numbers."""
+    if len(rows) < 2:
+        return 0
+    width = x1 - x0
+    long_rules = sorted(
+        (
+            r
+            for r in rules
+            if r.horizontal
+            and r.x1 - r.x0 >= 0.6 * width
+            and not any(_crosses_text(r, row) for row in rows)  # a rule between lines
+        ),
+        key=lambda r: r.y,
+    )
+    for k, rule in enumerate(long_rules):
+        above = [r for r in rows if r.middle < rule.y]
+        below = [r for r in rows if r.middle > rule.y]
+        nxt = long_rules[k + 1].y if k + 1 < len(long_rules) else None
+        under = [r for r in below if nxt is not None and r.middle < nxt]  # the lines down to the next rule
+        if under and _over_header_level(rule, under, x0, width):
+            continue
+        if above and below:
+            if len(above) <= max(4, len(rows) // 3) or _label_lines(above, below):
+                return _labels_before_data(above)
+            break
+    for i, row in enumerate(rows[:6]):
+        if numeric_share(row) >= 0.5 and len(row.segments) >= 2:
+            return i
+    return 1 if len(rows) > 2 else 0
+
+
+def _label_lines(above: list[Row], below: list[Row]) -> bool:
+    """Lines of labels only over at least as many lines of values: a tall header (labels wrapped and set
+    between its lines), not body rows above a rule."""
+    return len(above) <= len(below) and not any(segment_is_numeric(s) for r in above for s in r.segments)
+
+
+def _over_header_level(rule: Rule, under: list[Row], x0: float, width: float) -> bool:
+    """A rule that leaves the stub columns out, with only lines of labels under it down to the next rule, the
+    first labelling the stub columns too (set lower, centred in a tall header): it runs under the header's
+    upper level (the groups of columns), not between the header and the body."""
+    if rule.x0 <= x0 + 0.15 * width or any(segment_is_numeric(s) for r in under for s in r.segments):
+        return False
+    return any(s.x1 <= rule.x0 for s in under[0].segments)
+
+
+def _crosses_text(rule: Rule, row: Row) -> bool:
+    """The rule runs through the row's full-size glyphs (a lowered subscript reaching past it does not count)."""
+    main = [w for w in row.words if w.size >= 0.85 * row.size]
+    return min(w.top for w in main) + 0.5 < rule.y < max(w.bottom for w in main) - 0.5
+
+
+def _labels_before_data(above: list[Row]) -> int:
+    """Rows above the header rule, less a row under the labels that names itself in the stub and holds
+    numbers (a reference result set above the rule is data; sub-labels like '5 20 100' stay header)."""
+    left = min(r.x0 for r in above)
+    for i, row in enumerate(above[1:], start=1):
+        stub = row.segments[0]
+        named = not segment_is_numeric(stub) and stub.x0 - left < row.size
+        if named and numeric_share(row) >= 0.5 and len(row.segments) >= 2:
+            return i
+    return len(above)

@@ -1,0 +1,185 @@
+"""Lines that are not rows of their own: wrapped header cells, wrapped body cells, row-group labels."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from statistics import median
+
+from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.rows import Row
+from pipeline.extract.grid.spans import row_baselines
+from pipeline.extract.grid.style import is_bold, is_italic
+from pipeline.extract.page.words import Word, join_words
+from pipeline.numbers import looks_numeric
+
+_QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
+_SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
+
+
+def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
+    return {p.col: p for p in placed if p.row == r}
+
+
+def _drop_row(placed: list[Placed], r: int) -> None:
+    for p in placed:
+        if p.row > r:
+            p.row -= 1
+
+
+def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
+    """Header lines that continue the line above cell for cell ('Ours-JFT' over '(ViT-H/14)') are one
+    header row, with the labels set centred across both lines; a line of quantities under names
+    ('(252M)', '(n = 41)'), or of labels in another font (metrics under bold task names), stays a row of its own.
+
+    Returns the new number of header rows and the remaining rows."""
+    r = 0
+    while r < header_rows - 1:
+        upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
+        centred = [p for p in upper.values() if p.row_span == 2 and p.col_span == 1]  # set across both lines
+        cells = [p for p in [*upper.values(), *lower.values()] if p not in centred]
+        simple = all(p.col_span == 1 and p.row_span == 1 for p in cells)
+        quantities = all(_QUANTITY.match(t) or _SAMPLE_SIZE.match(t) for t in map(_text, lower.values()))
+        restyled = sum(_style(upper[c].words) != _style(p.words) for c, p in lower.items() if c in upper)
+        if lower and simple and set(lower) <= set(upper) - {p.col for p in centred} and not quantities:
+            if restyled * 2 >= len(lower):  # another font under each label: another level, not a wrapped line
+                r += 1
+                continue
+            for col, p in lower.items():
+                upper[col].words.extend(p.words)
+                placed.remove(p)
+            for p in centred:
+                p.row_span = 1
+            _drop_row(placed, r + 1)
+            rows = rows[: r + 1] + rows[r + 2 :]
+            header_rows -= 1
+            continue
+        r += 1
+    return header_rows, rows
+
+
+def join_open_brackets(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
+    """A header line whose every cell opens a bracket that the cell under it closes ('13C (δ,' over 'ppm)')
+    is the first line of those cells, even where the other labels sit only on the lower line (headers set
+    flush with the body).
+
+    Returns the new number of header rows and the remaining rows."""
+    r = 0
+    while r < header_rows - 1:
+        upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
+        opened = [
+            c
+            for c, p in upper.items()
+            if c in lower and p.col_span == lower[c].col_span and _unclosed(join_words(p.words))
+        ]
+        if not opened or len(opened) < len(upper) or any(p.row_span > 1 for p in upper.values()):
+            r += 1
+            continue
+        for col in opened:
+            lower[col].words[:0] = upper[col].words
+            placed.remove(upper[col])
+        _drop_row(placed, r)
+        rows = rows[:r] + rows[r + 1 :]
+        header_rows -= 1
+    return header_rows, rows
+
+
+def _unclosed(text: str) -> bool:
+    return text.count("(") > text.count(")") or text.count("[") > text.count("]")
+
+
+def _text(p: Placed) -> str:
+    return join_words(p.words)
+
+
+def _style(words: list[Word]) -> tuple[bool, bool, float]:
+    return is_bold(words), is_italic(words), round(max(w.size for w in words) / 0.5) * 0.5
+
+
+def numeric_columns(placed: list[Placed], header_rows: int, n_cols: int) -> set[int]:
+    """Columns whose body cells are mostly numbers."""
+    found = set()
+    for c in range(n_cols):
+        texts = [join_words(p.words) for p in placed if p.col == c and p.row >= header_rows and p.col_span == 1]
+        if texts and sum(looks_numeric(t) for t in texts) * 2 > len(texts):
+            found.add(c)
+    return found
+
+
+def merge_body_lines(
+    placed: list[Placed], rows: list[Row], header_rows: int, n_cols: int
+) -> tuple[set[int], list[Row]]:
+    """Fold wrapped continuation lines into the row above, and mark row-group labels (spanning the row).
+
+    A line with words only in text columns is a group label when the rows under it are indented or set
+    in another style, or when no row with numbers precedes it; otherwise, close under a row with numbers,
+    it continues that row's cells. Returns the group-label rows and the remaining rows.
+    """
+    numeric = numeric_columns(placed, header_rows, n_cols)
+    if not numeric:
+        return set(), rows
+    base = row_baselines(rows)
+    steps = [b - a for a, b in pairwise(base[header_rows:])]
+    pitch = median(steps) if steps else 0.0
+    groups: set[int] = set()
+    r = header_rows
+    while r < len(rows):
+        cells = _row_cells(placed, r)
+        if not cells or (set(cells) & numeric and not _label_over_numeric_stub(cells)):
+            r += 1
+            continue
+        prev = _row_cells(placed, r - 1) if r - 1 >= header_rows else {}
+        nxt = _row_cells(placed, r + 1)
+        if _is_group_label(cells, prev, nxt, numeric, r == header_rows):
+            label = cells[min(cells)]
+            for p in cells.values():
+                if p is not label:
+                    label.words.extend(p.words)
+                    placed.remove(p)
+            label.col_span = n_cols - label.col
+            groups.add(r)
+            r += 1
+            continue
+        if prev and set(prev) & numeric and base[r] - base[r - 1] <= 1.15 * pitch:
+            for col, p in cells.items():
+                host = prev.get(col)
+                if host is None:
+                    p.row = r - 1
+                else:
+                    host.words.extend(p.words)
+                    placed.remove(p)
+            _drop_row(placed, r)
+            rows = rows[:r] + rows[r + 1 :]
+            base = [*base[: r - 1], base[r], *base[r + 1 :]]  # the row now ends on the folded line
+            groups = {g - 1 if g > r else g for g in groups}
+            continue
+        r += 1
+    return groups, rows
+
+
+def _label_over_numeric_stub(cells: dict[int, Placed]) -> bool:
+    """A row of one label of words alone in the first column ('Total sample' over the Chr column): a label,
+    though its column holds numbers."""
+    label = cells.get(0)
+    text = join_words(label.words) if label is not None and len(cells) == 1 else ""
+    return len(re.findall(r"[^\W\d_]{2,}", text)) >= 2 and not looks_numeric(text)
+
+
+def _is_group_label(
+    cells: dict[int, Placed], prev: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int], first: bool
+) -> bool:
+    if min(cells) != 0:
+        return False
+    label = cells[0]
+    if join_words(label.words)[:1].islower():
+        return False  # 'degree' under 'Under high school': the rest of a wrapped stub, not a group's name
+    if first or not prev or not set(prev) & numeric:
+        return True
+    stub = nxt.get(0)
+    if stub is None:
+        return False
+    indent = min(w.x0 for w in stub.words) - min(w.x0 for w in label.words)
+    size = max(w.size for w in label.words)
+    if indent > 0.4 * size:
+        return True
+    return (is_bold(label.words) and not is_bold(stub.words)) or (is_italic(label.words) and not is_italic(stub.words))

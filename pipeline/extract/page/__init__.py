@@ -1,0 +1,1 @@
+"""One page arranged: glyphs into words and lines, text columns, margins, minipages, pages set sideways."""

@@ -1,0 +1,67 @@
+"""A table's confidence tells the truth: each kind of doubt the page gives lowers it under the audit's 0.8 bar with
+its reason written on the table, and a clean look-alike of the same layout keeps it high (generated papers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layout
+
+from pipeline.extract.confidence.doubts import SIGNALS
+from pipeline.extract.document.tables import extract_tables
+from pipeline.model import Table
+
+DOUBT = 0.8  # under this the audit turns an error into a warning
+SURE = 0.9
+
+
+def _only_table(pdf: Path) -> Table:
+    (table,) = extract_tables(pdf).tables
+    return table
+
+
+def _doubts(table: Table) -> list[str]:
+    return [n for n in table.notes if n.startswith("doubt: ")]
+
+
+@pytest.mark.parametrize("signal", sorted(GRID_LAYOUTS))
+def test_a_doubtful_layout_is_under_the_bar_with_its_reason(signal: str, tmp_path: Path) -> None:
+    doubtful, _ = GRID_LAYOUTS[signal]
+    truth = render_grid_layout(doubtful(), tmp_path / "doubtful.pdf")
+    table = _only_table(tmp_path / "doubtful.pdf")
+    assert table.label == truth.tables[0].label
+    assert table.confidence < DOUBT, (table.confidence, table.notes)
+    assert _doubts(table), table.notes
+
+
+@pytest.mark.parametrize("signal", sorted(GRID_LAYOUTS))
+def test_a_clean_look_alike_keeps_its_confidence(signal: str, tmp_path: Path) -> None:
+    _, clean = GRID_LAYOUTS[signal]
+    truth = render_grid_layout(clean(), tmp_path / "clean.pdf")
+    table = _only_table(tmp_path / "clean.pdf")
+    assert table.grid() == truth.tables[0].cells
+    assert table.confidence >= SURE, (table.confidence, table.notes)
+    assert not _doubts(table)
+
+
+def test_a_table_open_at_the_foot_of_the_page_may_run_on(tmp_path: Path) -> None:
+    truth = render_at_foot(tmp_path / "open.pdf", closed=False)
+    table = _only_table(tmp_path / "open.pdf")
+    assert table.grid() == truth.tables[0].cells
+    assert table.confidence < DOUBT
+    assert any("foot of the page" in n for n in _doubts(table)), table.notes
+
+
+def test_a_table_closed_by_its_rule_at_the_foot_is_whole(tmp_path: Path) -> None:
+    truth = render_at_foot(tmp_path / "closed.pdf", closed=True)
+    table = _only_table(tmp_path / "closed.pdf")
+    assert table.grid() == truth.tables[0].cells
+    assert table.confidence >= SURE and not _doubts(table), table.notes
+
+
+def test_every_signal_states_a_principle() -> None:
+    """Each registered signal says, in its docstring, what holds on any page (not what one paper shows)."""
+    for name, (ceiling, signal) in SIGNALS.items():
+        assert 0 < ceiling < DOUBT, name
+        assert signal.__doc__ and len(signal.__doc__.split()) >= 15, name
