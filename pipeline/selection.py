@@ -56,4 +56,4 @@ def unknown_source(ws: Workspace, source_id: str) -> UnknownSourceError:
         hint = "'litaudit status' lists the fetched sources"
     else:
         hint = "no source is fetched yet"
-    return UnknownSourceError(f"source {source_id!r}: no such source ({ID_FORMS}); {hint}")
+    return UnknownSourceError(f"source {source_id!r}: not fetched, and not a source id ({ID_FORMS}); {hint}")

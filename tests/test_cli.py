@@ -93,7 +93,7 @@ def test_an_unknown_source_suggests_only_commands_that_work(root: Path) -> None:
         result = cli(root, "status", name)
         assert result.returncode == 2
         [line] = result.stderr.splitlines()
-        assert line.startswith(f"litaudit: error: source {name!r}: no such source (expected arxiv:<id>")
+        assert line.startswith(f"litaudit: error: source {name!r}: not fetched, and not a source id (expected arxiv:")
         assert line.endswith(hint) and "litaudit fetch" not in line
     assert cli(root, "status", "local:demo").returncode == 0  # what the hint names works
     unfetched = cli(root, "status", "local:other").stderr
