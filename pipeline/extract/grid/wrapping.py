@@ -140,6 +140,23 @@ def merge_body_lines(
             groups.add(r)
             r += 1
             continue
+        if (
+            r > 0
+            and _label_over_centred_values(cells, nxt, numeric)
+            and base[r + 1] - base[r] < 0.9 * (base[r] - base[r - 1])
+        ):
+            for col, p in cells.items():  # a label's first line, closer to the row under it than to the one above
+                host = nxt.get(col)
+                if host is None:
+                    p.row = r + 1
+                else:
+                    host.words[:0] = p.words
+                    placed.remove(p)
+            _drop_row(placed, r)
+            rows = rows[:r] + rows[r + 1 :]
+            base = [*base[:r], *base[r + 1 :]]
+            groups = {g - 1 if g > r else g for g in groups}
+            continue
         if prev and set(prev) & numeric and base[r] - base[r - 1] <= 1.15 * pitch:
             for col, p in cells.items():
                 host = prev.get(col)
@@ -155,6 +172,15 @@ def merge_body_lines(
             continue
         r += 1
     return groups, rows
+
+
+def _label_over_centred_values(cells: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int]) -> bool:
+    """Words over a row that holds values and, besides them, words only in the same columns: the first line
+    of a label wrapped over two or more lines whose values are set centred on its lines (Word, InDesign),
+    when the line lies closer to that row than to the row above (a cell's lines are set closer than its
+    rows). A row with words of its own elsewhere (another label, a group's name) is a row of its own."""
+    words = set(nxt) - numeric
+    return bool(set(nxt) & numeric) and words <= set(cells) and not set(cells) & numeric
 
 
 def _label_over_numeric_stub(cells: dict[int, Placed]) -> bool:
