@@ -29,7 +29,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
     return out
 
 
-DOUBTED = {"note_row"}  # read as two tables, each doubted
+DOUBTED = {"note_row_over_rule"}  # read as two tables, each doubted
 
 
 @pytest.mark.parametrize("name", sorted({*UNSEEN_LAYOUT_PAPERS, *UNSEEN_LAYOUT_RENDERERS} - DOUBTED))
@@ -43,7 +43,7 @@ def test_each_layout_and_its_look_alike_read_exactly(name: str, rendered: dict) 
         assert table.caption == truth.caption
     if not any("read turned" in note for table in found.tables for note in table.notes):  # (pdfplumber: upright)
         assert_cells_found_in_their_bboxes(pdf, found)
-    assert all(t.confidence >= 0.9 for t in found.tables)
+    assert all(t.confidence >= 0.8 for t in found.tables)  # not doubted (a spanning row lowers the shape share)
 
 
 def test_a_label_wrapped_beside_centred_values_is_one_row(rendered: dict) -> None:
@@ -67,11 +67,20 @@ def test_a_page_high_table_is_not_cut_at_its_own_column_gap(rendered: dict) -> N
     assert x0 <= paper.tables[0].bbox[0] + 2 and x1 >= paper.tables[0].bbox[2] - 2
 
 
+def test_a_note_row_between_the_table_rules_is_a_spanning_row(rendered: dict) -> None:
+    """The note reads like running text, but rows and the table's bottom rule come after it: it is a row of
+    the table, spanning its columns, not the end of the stub cell above it."""
+    _, _, found = rendered["note_row"]
+    (table,) = found.tables
+    (note,) = [c for c in table.cells if c.text.startswith("Models below")]
+    assert (note.row, note.col, note.col_span) == (4, 0, 4)
+
+
 def test_a_table_cut_at_a_note_row_is_doubted_in_both_parts(rendered: dict) -> None:
-    """The note row across the table reads like running text: the captioned part ends over it and the rows
-    under it come out as an uncaptioned table. Neither part is sure: both under the audit's warning bar (0.8),
-    each saying why; the same table without the note row stays sure (the look-alike above)."""
-    pdf, paper, found = rendered["note_row"]
+    """With a rule right under the note row, the captioned part ends over the note and the rows under it come
+    out as an uncaptioned table. Neither part is sure: both under the audit's warning bar (0.8), each saying
+    why; the same table without the note row stays sure (the look-alike above)."""
+    pdf, paper, found = rendered["note_row_over_rule"]
     truth = paper.tables[0].cells
     head, rest = found.tables
     assert head.label == "Table 1" and rest.label is None

@@ -4,9 +4,11 @@ must read as before:
 - wrapped_labels: a table in one column of a two-column page whose long row labels wrap onto two lines,
   their values centred beside them (Word and InDesign tables); the first line of such a label reads like
   running text. Look-alike: the same table with short labels, running text right under it.
-- note_row: a table with a row of one long note across all its columns ("Models below were ..."), which
-  reads like running text: the table's walk stops there and its rest is found as an uncaptioned table, so
-  both parts are doubted. Look-alike: the same table without the note row.
+- note_row: a booktabs table with a row of one long note across all its columns ("Models below were ..."),
+  which reads like running text; rows and the table's bottom rule follow it, so it is a row of the table.
+  Look-alike: the same table without the note row.
+- note_row_over_rule: the same with a rule right under the note row: nothing tells a note row from a line of
+  text between two tables, so the table is read in two parts, both doubted.
 - sideways_beside_references: a table set sideways in the left part of a portrait page, an upright reference
   list beside it holding most of the glyphs. Look-alike: an upright table, a sideways notice in the margin.
 - numbered_caption: a manuscript's line numbers only beside a table's caption, too few to be dropped as the
@@ -147,21 +149,28 @@ SCORES = (
 NOTE = "Models below were pretrained on the multispecies genomes and fine-tuned on the same task splits"
 
 
-def note_row_table(note: bool) -> TableSpec:
-    """Six models on three tasks; with ``note``, a row of one long note spanning every column after the third."""
+def note_row_table(note: bool, rule_after: bool = False) -> TableSpec:
+    """Six models on three tasks; with ``note``, a row of one long note spanning every column after the third
+    (and with ``rule_after``, a thin rule over the row under the note)."""
     rows: list[list[str | None]] = [["Model", "Promoters", "Enhancers", "Splice sites"], *map(list, SCORES)]
     spans = []
     if note:
         rows.insert(4, [NOTE, None, None, None])
         spans = [Span(4, 0, 1, 4)]
-    return TableSpec(label="Table 1", caption="Accuracy of the models on three tasks.", rows=rows, spans=spans)
+    return TableSpec(
+        label="Table 1",
+        caption="Accuracy of the models on three tasks.",
+        rows=rows,
+        spans=spans,
+        rule_above={5} if rule_after else set(),
+    )
 
 
-def note_row(note: bool = True) -> PaperSpec:
+def note_row(note: bool = True, rule_after: bool = False) -> PaperSpec:
     body = [
         Heading("2 Results"),
         Paragraph("Table 1 gives the accuracy. " + paragraphs(1, start=4, length=2)[0]),
-        note_row_table(note),
+        note_row_table(note, rule_after),
         *(Paragraph(p) for p in paragraphs(2, start=9)),
     ]
     return feature_paper("Models on Three Tasks" if note else "Models on Three Tasks, Plain", body)
@@ -173,6 +182,7 @@ def unseen_layout_papers() -> dict[str, PaperSpec]:
         "wrapped_labels": wrapped_labels(),
         "short_labels": wrapped_labels(wrapped=False),
         "note_row": note_row(),
+        "note_row_over_rule": note_row(rule_after=True),
         "plain_rows": note_row(note=False),
         "page_high_table": page_high_table(),
         "full_width_over_columns": full_width_over_columns(),

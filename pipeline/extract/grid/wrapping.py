@@ -130,7 +130,7 @@ def merge_body_lines(
             continue
         prev = _row_cells(placed, r - 1) if r - 1 >= header_rows else {}
         nxt = _row_cells(placed, r + 1)
-        if _is_group_label(cells, prev, nxt, numeric, r == header_rows):
+        if _is_group_label(cells, prev, nxt, numeric, r == header_rows) or _runs_over_values(cells, placed, numeric):
             label = cells[min(cells)]
             for p in cells.values():
                 if p is not label:
@@ -181,6 +181,16 @@ def _label_over_centred_values(cells: dict[int, Placed], nxt: dict[int, Placed],
     rows). A row with words of its own elsewhere (another label, a group's name) is a row of its own."""
     words = set(nxt) - numeric
     return bool(set(nxt) & numeric) and words <= set(cells) and not set(cells) & numeric
+
+
+def _runs_over_values(cells: dict[int, Placed], placed: list[Placed], numeric: set[int]) -> bool:
+    """A line of words alone in the stub that runs on over the place of the values beside it (a note or a
+    group's name set across the table): a row spanning the table, never the wrapped end of a stub cell."""
+    label = cells.get(0)
+    if label is None or len(cells) > 1:
+        return False
+    starts = [min(w.x0 for w in p.words) for p in placed if p.col in numeric and p.col_span == 1 and p.words]
+    return bool(starts) and max(w.x1 for w in label.words) > min(starts)
 
 
 def _label_over_numeric_stub(cells: dict[int, Placed]) -> bool:

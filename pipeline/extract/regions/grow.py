@@ -275,6 +275,7 @@ def _walk(
             isinstance(item, Line)
             and (_is_stop_line(item, width, layout) or _ends_paragraph(item, items[n + 1 :], width, layout))
             and not _wrapped_stub(item, accepted, items[n + 1 :])
+            and not _row_between_rules(item, items[n + 1 :], width, layout, frame)
         ):
             break
         limit = (settings.caption_gap if not accepted else settings.max_row_gap) * line_h
@@ -312,6 +313,27 @@ def _wrapped_stub(line: Line, accepted: list[Item], rest: list[Item]) -> bool:
         if item.x1 > values_at:
             return False  # a line running over the values' place: running text, not the label's next line
         edge = max(edge, item.bottom)
+    return False
+
+
+def _row_between_rules(line: Line, rest: list[Item], width: float, layout: PageLayout, frame: Rule | None) -> bool:
+    """A line of words across a ruled table (a group's name, a note on the rows under it) is one of its rows
+    when the table has not closed: rows go on under it and then a rule of the table's own extent comes,
+    before any other line of running text. A paragraph under the table has more lines of prose; another
+    table's top rule comes with no rows before it."""
+    text = line.text
+    if frame is None or bare_caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text):
+        return False
+    if _NOTE_START.match(text):
+        return False
+    rows = 0
+    for item in rest[:40]:
+        if isinstance(item, Rule) and _same_frame(item, frame):
+            return rows > 0
+        if isinstance(item, Line):
+            if _is_stop_line(item, width, layout):
+                return False
+            rows += is_tabular(item)
     return False
 
 
