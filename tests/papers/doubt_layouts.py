@@ -186,3 +186,31 @@ def render_image_table(path: Path, dpi: int = 200) -> PaperTruth:
     canvas.save()
     write_bytes(path, out.getvalue())
     return PaperTruth("Image table", 1, [truth], [], [])
+
+
+def render_uncaptioned(path: Path, at_head: bool) -> PaperTruth:
+    """A table printed with no caption, at the head of the page (where the rest of a table cut at the foot of the
+    page before would start) or in the middle of the page's prose."""
+    spec = tables.booktabs("Table 1")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), "", "single")
+    width, height = letter
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=letter, invariant=1)
+    _, table_height = part.wrap(width - 2 * MARGIN, height - 2 * MARGIN)
+    top = height - MARGIN
+    texts = paragraphs(3, start=5)
+    if at_head:
+        part.drawOn(canvas, MARGIN, top - table_height)
+        top -= table_height + 12
+    for k, text in enumerate(texts):
+        para = RLParagraph(text, BODY)
+        _, h = para.wrap(width - 2 * MARGIN, height)
+        para.drawOn(canvas, MARGIN, top - h)
+        top -= h + 8
+        if k == 0 and not at_head:
+            part.drawOn(canvas, MARGIN, top - table_height)
+            top -= table_height + 12
+    canvas.showPage()
+    canvas.save()
+    write_bytes(path, out.getvalue())
+    return PaperTruth("Uncaptioned", 1, [table_truth(spec, [part], height)], [], [])

@@ -22,8 +22,7 @@ MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies 
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
-FOOT_REACH = 1.5  # a region starting within this many body lines of the head of the text area starts there
-FOOT_SHARE = 0.8  # the foot of the text area lies in the bottom fifth of the page
+EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
 
@@ -76,19 +75,28 @@ def rows_of_lines(ev: Evidence) -> str | None:
 
 
 def continuing_row(ev: Evidence) -> str | None:
-    """A row whose stub is empty and whose text starts in lower case continues the row above it: wrapped lines of
-    one row were read as rows."""
+    """A row none of whose filled cells starts a new item (a capital), with text in lower case, each cell under a
+    filled cell of the row above that does not end a sentence, continues that row: wrapped lines of one row (or of
+    the header) were read as rows. One lower-case word may be a value; two such cells, a phrase, or two such rows
+    are wrapped text."""
     texts = ev.grid.text_grid()
-    for r in range(max(ev.grid.header_rows, 1), ev.grid.n_rows):
-        row, above = texts[r], texts[r - 1]
-        if any(row[: max(ev.stubs, 1)]):
-            continue
-        for c in range(max(ev.stubs, 1), ev.grid.n_cols):
-            words = row[c].split()
-            lower = len(words) >= 2 and words[0].isalpha() and words[0][0].islower()
-            if lower and above[c].strip() and not above[c].rstrip().endswith((".", ";", ":")):
-                return f"row {r + 1} ('{row[c][:30]}') starts in lower case under a filled cell: a wrapped line?"
+    found = []
+    for r in range(1, ev.grid.n_rows):
+        filled = [c for c, text in enumerate(texts[r]) if text.strip()]
+        lower = [c for c in filled if _lower(texts[r][c])]
+        under = all(texts[r - 1][c].strip() and not texts[r - 1][c].rstrip().endswith((".", ";", ":")) for c in filled)
+        if lower and under and not any(texts[r][c][:1].isupper() for c in filled):
+            found.append((r, lower))
+    telling = [(r, cells) for r, cells in found if len(cells) >= 2 or any(len(texts[r][c].split()) >= 2 for c in cells)]
+    if telling or len(found) >= 2:
+        r, cells = (telling or found)[0]
+        return f"row {r + 1} ('{texts[r][cells[0]][:30]}') goes on from the row above in lower case: a wrapped line?"
     return None
+
+
+def _lower(text: str) -> bool:
+    first = text.split()[0]
+    return first[:1].islower() and sum(ch.isalpha() for ch in first) >= 3
 
 
 def stub_new_line(ev: Evidence) -> str | None:
@@ -133,16 +141,28 @@ def two_numbers(ev: Evidence) -> str | None:
     return None
 
 
+def _nothing_beyond(ev: Evidence, below: bool) -> bool:
+    """Nothing printed in the region's column beyond it (under it, or over it), and the region lies in the page's
+    last (first) fifth: it reaches the foot (head) of the text area."""
+    region, layout = ev.region, ev.layout
+    beyond = [
+        ln
+        for ln in layout.column_lines
+        if layout.body_top <= ln.top
+        and ln.bottom <= layout.body_bottom
+        and ln.x0 < region.x1
+        and region.x0 < ln.x1
+        and (region.bottom + 1 < ln.top if below else ln.bottom < region.top - 1)
+    ]
+    edge = region.bottom / layout.content.height if below else 1 - region.top / layout.content.height
+    return not beyond and edge >= EDGE_SHARE
+
+
 def cut_at_foot(ev: Evidence) -> str | None:
     """A table that ends at the foot of the text area (the page bottom, or the bottom of a column: nothing printed
     under it in its column, low on the page) with no rule closing it may run on overleaf or in the next column."""
     region, layout = ev.region, ev.layout
-    below = [
-        ln
-        for ln in layout.column_lines
-        if region.bottom + 1 < ln.top and ln.bottom <= layout.body_bottom and ln.x0 < region.x1 and region.x0 < ln.x1
-    ]
-    if below or region.bottom < FOOT_SHARE * layout.content.height:
+    if not _nothing_beyond(ev, below=True):
         return None
     width = region.x1 - region.x0
     closing = [
@@ -155,10 +175,10 @@ def cut_at_foot(ev: Evidence) -> str | None:
 
 
 def no_caption_at_head(ev: Evidence) -> str | None:
-    """A table without a caption that starts at the head of the text area (the top of a page or column) may be the
-    rest of a table cut at the foot of the column before it, its first row taken as header."""
-    region, layout = ev.region, ev.layout
-    if region.caption is not None or region.top - layout.body_top > FOOT_REACH * 1.2 * layout.body_size:
+    """A table without a caption that starts at the head of the text area (the top of a page or column: nothing
+    printed over it in its column) may be the rest of a table cut at the foot of the column before it, its first
+    row taken as header."""
+    if ev.region.caption is not None or not _nothing_beyond(ev, below=False):
         return None
     return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
 
@@ -189,18 +209,17 @@ def apply_doubts(table: Table, doubts: list[Doubt]) -> Table:
 
 
 def unplaced_labels(captions: list[Caption], placed: list[tuple[Table, Region]]) -> list[tuple[Table, Doubt]]:
-    """A caption seen on the page whose label no table carries, lying beside or inside a table's region: the
-    table read there may hold the unplaced one too (side-by-side tables merged into one)."""
+    """A caption seen on the page whose label no table carries, level with a table's region (beside it, or in it):
+    the table read there may hold the unplaced one too (side-by-side tables merged into one), or its neighbour's
+    reading went wrong in a way that may have touched it."""
     labels = {t.label for t, _ in placed}
     doubts = []
     for caption in captions:
         if caption.label in labels or caption.continued:
             continue
         for table, region in placed:
-            reach = 3 * caption.size
-            across = caption.x0 < region.x1 and region.x0 < caption.x1
-            level = region.top - reach <= caption.bottom and caption.top <= region.bottom + reach
-            if across and level:
+            reach = 3 * caption.size  # a caption sits this close over (or under) its table
+            if region.top - reach <= caption.bottom and caption.top <= region.bottom + reach:
                 reason = f"the caption of {caption.label} lies beside or in it, but no table was read under it"
                 doubts.append((table, Doubt(0.6, reason)))
     return doubts
