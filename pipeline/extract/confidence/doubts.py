@@ -22,6 +22,7 @@ MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies 
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
+REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
 EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
@@ -97,6 +98,23 @@ def continuing_row(ev: Evidence) -> str | None:
 def _lower(text: str) -> bool:
     first = text.split()[0]
     return first[:1].islower() and sum(ch.isalpha() for ch in first) >= 3
+
+
+def header_line_repeated(ev: Evidence) -> str | None:
+    """Wrapped column labels end on lines of their own words; when three or more header cells end on the same
+    line ("Sens (spec)" under each), that line is a header row of its own (units, sub-labels) joined to the
+    labels above it."""
+    ends: dict[str, int] = {}
+    for p in ev.grid.placed:
+        lines = _lines(p.words) if p.row < ev.grid.header_rows else []
+        if len(lines) >= 2:
+            ends[_text(lines[-1])] = ends.get(_text(lines[-1]), 0) + 1
+    repeated = [line for line, n in ends.items() if n >= REPEATED_ENDS]
+    return (
+        f"{ends[repeated[0]]} header cells end on the line '{repeated[0][:20]}': a header row of its own?"
+        if repeated
+        else None
+    )
 
 
 def stub_new_line(ev: Evidence) -> str | None:
@@ -187,6 +205,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
     "stub new line": (0.75, stub_new_line),
+    "header line repeated": (0.75, header_line_repeated),
     "numbers in header": (0.6, numbers_in_header),
     "two numbers": (0.7, two_numbers),
     "cut at foot": (0.75, cut_at_foot),
