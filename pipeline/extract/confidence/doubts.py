@@ -22,7 +22,26 @@ MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies 
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
+ITEM_SHARE = 0.5  # lines starting anew, among a multi-line row's later lines, for them to be rows
 REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
+JOINING = {  # words that cannot end a label: the next line goes on with it
+    "of",
+    "and",
+    "or",
+    "the",
+    "in",
+    "for",
+    "to",
+    "with",
+    "than",
+    "by",
+    "on",
+    "at",
+    "a",
+    "an",
+    "per",
+    "vs",
+}
 EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
@@ -63,30 +82,35 @@ def _text(line: list[Word]) -> str:
 
 
 def rows_of_lines(ev: Evidence) -> str | None:
-    """A cell wraps because its column is narrow, and cells of one row wrap to different lengths; when two or more
-    columns of one row hold about the same number of lines (three or more), those lines are rows that the row
-    segmentation (rules, bands) joined into one."""
+    """A cell wraps because its column is narrow, its later lines going on in lower case, and cells of one row wrap
+    to different lengths; when two or more columns of one row hold about the same number of lines (three or more)
+    and most of those lines start anew (a capital, a digit), they are rows that the row segmentation (rules,
+    bands) joined into one."""
     grid = ev.grid
     for r in range(grid.header_rows, grid.n_rows):
-        counts = sorted(len(_lines(p.words)) for p in grid.placed if p.row == r and p.col >= 1)
+        cells = [_lines(p.words) for p in grid.placed if p.row == r and p.col >= 1]
+        counts = sorted(len(lines) for lines in cells)
         alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
-        if alike:
+        later = [_text(line) for lines in cells if len(lines) >= MANY_LINES for line in lines[1:]]
+        anew = sum(t[:1].isupper() or t[:1].isdigit() for t in later)
+        if alike and anew >= ITEM_SHARE * len(later):
             return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
     return None
 
 
 def continuing_row(ev: Evidence) -> str | None:
-    """A row none of whose filled cells starts a new item (a capital), with text in lower case, each cell under a
-    filled cell of the row above that does not end a sentence, continues that row: wrapped lines of one row (or of
-    the header) were read as rows. One lower-case word may be a value; two such cells, a phrase, or two such rows
-    are wrapped text."""
+    """A row filling fewer cells than the row above, none starting a new item (a capital), with text in lower case,
+    each cell under a filled cell of the row above that does not end a sentence, continues that row: wrapped lines
+    of one row (or of the header) were read as rows (a row of values fills as many cells as the one above). One
+    lower-case word may be a value; two such cells, a phrase, or two such rows are wrapped text."""
     texts = ev.grid.text_grid()
     found = []
     for r in range(1, ev.grid.n_rows):
         filled = [c for c, text in enumerate(texts[r]) if text.strip()]
         lower = [c for c in filled if _lower(texts[r][c])]
         under = all(texts[r - 1][c].strip() and not texts[r - 1][c].rstrip().endswith((".", ";", ":")) for c in filled)
-        if lower and under and not any(texts[r][c][:1].isupper() for c in filled):
+        fewer = len(filled) < sum(bool(t.strip()) for t in texts[r - 1])  # a wrapped line fills fewer cells
+        if lower and under and fewer and not any(texts[r][c][:1].isupper() for c in filled):
             found.append((r, lower))
     telling = [(r, cells) for r, cells in found if len(cells) >= 2 or any(len(texts[r][c].split()) >= 2 for c in cells)]
     if telling or len(found) >= 2:
@@ -118,13 +142,14 @@ def header_line_repeated(ev: Evidence) -> str | None:
 
 
 def stub_new_line(ev: Evidence) -> str | None:
-    """A row label wraps onto a line that continues it; when its last line starts anew (a capital) while the row's
-    values sit on one line, the label may be two rows: a label row and the row it was joined to."""
+    """A row label wraps onto a line that continues it; when its last line starts anew (a capital) after a line that
+    could end a label (no hyphen, open bracket or joining word at its end) while the row's values sit on one line,
+    the label may be two rows: a label row and the row it was joined to."""
     for p in ev.grid.placed:
         if p.row < ev.grid.header_rows or p.col >= max(ev.stubs, 1) or p.row_span > 1:
             continue
         lines = _lines(p.words)
-        if len(lines) < 2 or not _text(lines[-1])[:1].isupper():
+        if len(lines) < 2 or not _text(lines[-1])[:1].isupper() or _open(_text(lines[-2])):
             continue
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
         if values and all(len(_lines(q.words)) == 1 for q in values):
@@ -133,6 +158,12 @@ def stub_new_line(ev: Evidence) -> str | None:
                 f"row label '{first[:25]} / {last[:25]}' joins two lines, the second starting anew: it may be two rows"
             )
     return None
+
+
+def _open(line: str) -> bool:
+    """A line that cannot end a label: it breaks a word, leaves a bracket open, or ends on a joining word."""
+    words = line.split()
+    return line.endswith("-") or line.count("(") > line.count(")") or bool(words and words[-1].lower() in JOINING)
 
 
 def numbers_in_header(ev: Evidence) -> str | None:
