@@ -102,7 +102,7 @@ def continuing_row(ev: Evidence) -> str | None:
     """A row filling fewer cells than the row above, none starting a new item (a capital), with text in lower case,
     each cell under a filled cell of the row above that does not end a sentence, continues that row: wrapped lines
     of one row (or of the header) were read as rows (a row of values fills as many cells as the one above). One
-    lower-case word may be a value; two such cells, a phrase, or two such rows are wrapped text."""
+    lower-case word may be a value ("tata", "acc"); two such cells in the row, or a phrase, are wrapped text."""
     texts = ev.grid.text_grid()
     found = []
     for r in range(1, ev.grid.n_rows):
@@ -113,8 +113,8 @@ def continuing_row(ev: Evidence) -> str | None:
         if lower and under and fewer and not any(texts[r][c][:1].isupper() for c in filled):
             found.append((r, lower))
     telling = [(r, cells) for r, cells in found if len(cells) >= 2 or any(len(texts[r][c].split()) >= 2 for c in cells)]
-    if telling or len(found) >= 2:
-        r, cells = (telling or found)[0]
+    if telling:
+        r, cells = telling[0]
         return f"row {r + 1} ('{texts[r][cells[0]][:30]}') goes on from the row above in lower case: a wrapped line?"
     return None
 
