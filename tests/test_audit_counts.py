@@ -4,6 +4,7 @@ and the relations themselves on hand-built tables."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from papers.counts_paper import COUNTS_PAPERS, counts_paper
 from planted import assert_found_exactly, audit_planted
 
 from pipeline.audit.checks.aggregates import check_aggregates
+from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.partitions import check_partitions
 from pipeline.audit.checks.derived.shares import check_shares
 from pipeline.audit.context import AuditInput
@@ -34,7 +36,7 @@ def test_every_planted_count_slip_is_found_and_no_look_alike_is_flagged(
         assert "=" in finding["message"]
 
 
-def _issues(check, rows: list[list[str]], caption: str = "") -> list:  # type: ignore[no-untyped-def]
+def _issues(check: Callable[[AuditInput], list[Issue]], rows: list[list[str]], caption: str = "") -> list[Issue]:
     table = Table.from_grid(rows, label="Table 1", caption=caption)
     return [i for i in check(AuditInput("s", "h", [table])) if i.severity in ("error", "warning")]
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.arith import point
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
-from pipeline.audit.checks.derived.shares import stated_totals, stub_label
+from pipeline.audit.checks.derived.shares import StatedTotals, stated_totals, stub_label
 from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind
 from pipeline.audit.tableview import Pos, TableView
@@ -92,7 +92,7 @@ def _cell_partitions(view: TableView) -> list[Issue]:
             beyond = summed > total
             message = (f"the counts in the cell add up to {terms} = {summed}, "
                        f"{'more than' if beyond else 'short of'} the block's N of {total}")  # fmt: skip
-            n_pos = _n_pos(view, totals, row, col)
+            n_pos = _n_pos(totals, row, col)
             operands = [Operand("parts", (row, col), _whole(summed))]
             if n_pos is not None:
                 operands.append(Operand("N", n_pos, _whole(total)))
@@ -130,7 +130,7 @@ def _parts(text: str, stub: str) -> list[tuple[str, int]] | None:
     return parts
 
 
-def _n_pos(view: TableView, totals, row: int, col: int) -> Pos | None:  # type: ignore[no-untyped-def]
+def _n_pos(totals: StatedTotals, row: int, col: int) -> Pos | None:
     above = [r for r in totals.n_rows if r < row]
     if totals.fixed is None and totals.n_rows:
         return (max(above) if above else min(totals.n_rows), col)
