@@ -60,6 +60,8 @@ def test_labelled_counts_in_a_cell_add_up_to_the_block_n_and_a_subgroup_is_no_pa
     (issue,) = _issues(check_partitions, rows)
     assert issue.cells[0] == (2, 1) and "= 21" in issue.message
     assert _issues(check_partitions, [["Group", "Value"], ["N", "20"], ["Smokers", "Current 3, former 4"]]) == []
+    measures = [["Group", "Value"], ["N", "150"], ["Cells", "CD4 350, CD8 600"], ["Systolic/diastolic BP", "120/80"]]
+    assert _issues(check_partitions, measures) == []  # measures, not counts that split the block
 
 
 def test_a_total_of_counts_is_added_exactly_and_a_total_of_seconds_within_rounding() -> None:

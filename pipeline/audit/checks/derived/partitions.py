@@ -31,8 +31,9 @@ from pipeline.numbers import PrintedNumber, fold_label, parse_number
 # "Boys 14, girls 7", "M 12 / F 9", "male: 30; female: 25"
 _LABELLED_PART = re.compile(r"(?P<label>[A-Za-z][A-Za-z .'-]{0,30}?)\s*:?\s*(?P<n>\d[\d,]*)")
 _SEPARATOR = re.compile(r"\s*[,;/]\s*")
-# a stub naming the two categories of a "25/8" cell: "Sex (M/F)", "Male/female", "Gender, M/F"
-_PAIR_LABEL = re.compile(r"\b(?P<a>[A-Za-z]{1,10})\s*/\s*(?P<b>[A-Za-z]{1,10})\b")
+# a stub naming the two categories of a "25/8" cell, the whole label or its last part: "Sex (M/F)",
+# "Male/female", "Gender, M/F" (not "Systolic/diastolic BP", a pair of measures)
+_PAIR_LABEL = re.compile(r"(?:^|[(,]\s*)(?P<a>[A-Za-z]{1,10})\s*/\s*(?P<b>[A-Za-z]{1,10})\s*\)?\s*$")
 _PAIR_CELL = re.compile(r"^\s*(?P<a>\d[\d,]*)\s*/\s*(?P<b>\d[\d,]*)\s*$")
 _SIZE_HEADER = re.compile(
     r"(?<![\w.])(?:size|n|no\.?|number(?: of \w+)?|count|individuals|samples|accessions|genotypes|plants|"
@@ -84,6 +85,8 @@ def _cell_partitions(view: TableView) -> list[Issue]:
                 continue
             total, source = stated
             summed = sum(n for _, n in parts)
+            if any(n > total for _, n in parts):
+                continue  # a part beyond the whole: measures ("CD4 350, CD8 600"), not counts of the block
             if summed <= total and summed * 2 < total:
                 continue  # far short of the N: the parts are of a subgroup, not the block
             if summed == total:
