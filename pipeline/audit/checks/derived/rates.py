@@ -209,13 +209,16 @@ def _judge_classes(view: TableView, group: tuple[dict[str, Operand], list[Line]]
     if scale is None or any("se" not in line.operands or "sp" not in line.operands for line in classes):
         return []
     hulls: list[Interval | None] = []
+    loose = False
     for line in classes:
         ops = line.operands
         se, sp = (_unit(ops[r], scale) for r in ("se", "sp"))
         masks = [_feasible(r, se, sp, _unit(ops[r], scale)) for r in ("ppv", "npv", "prev") if r in ops]
         cells = [i for i in range(STEPS) if masks and all(m[i] for m in masks)]
+        if not cells and masks:  # the class's own rates share no prevalence: the one each allows, taken together
+            cells, loose = [i for i in range(STEPS) if any(m[i] for m in masks)], True
         hulls.append(Interval(Fraction(cells[0], STEPS), Fraction(cells[-1] + 1, STEPS)) if cells else None)
-    return multiclass.check_classes(view, classes, overall, hulls, scale)
+    return multiclass.check_classes(view, classes, overall, hulls, scale, loose)
 
 
 def _judge_line(view: TableView, line: Line, stated: Cases | None = None) -> list[Issue]:
