@@ -16,7 +16,7 @@ import re
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import Pos, TableView
-from pipeline.audit.text import split_sentences
+from pipeline.audit.text import statements_about
 from pipeline.numbers import Interval, PrintedNumber, normalise, parse_number
 
 _NUMBER = r"\d+(?:\.\d+)?"
@@ -124,11 +124,7 @@ def _inside(inner: Interval, outer: Interval) -> bool:
 
 def _statement(inp: AuditInput, view: TableView) -> str | None:
     """A sentence of the caption, or of the table's pages (its footnotes), that says the parentheses hold a part."""
-    sentences = split_sentences(view.table.caption or "")
-    if inp.text is not None:
-        pages = {view.table.page, *view.table.continued_pages}
-        sentences += [s.text for s in inp.text.sentences if s.page in pages]
-    for sentence in sentences:
+    for sentence in statements_about(inp.text, view.table, pages=True):
         match = _STATES_SUBSET.search(sentence)
         if match:  # a footnote read into the line beside it starts at its own capital letter
             starts = [m.start() for m in re.finditer(r"(?<=[a-z] )[A-Z]", sentence[: match.start()])]

@@ -23,7 +23,7 @@ from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line, named_lines
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import TableView
-from pipeline.audit.text import split_sentences
+from pipeline.audit.text import statements_about
 from pipeline.numbers import Interval
 
 ROLES: dict[str, re.Pattern[str]] = {
@@ -111,7 +111,7 @@ def check_rates(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for view in inp.views:
         lines = named_lines(view, ROLES)
-        stated = stated_cases(_statements(inp, view))
+        stated = stated_cases(statements_about(inp.text, view.table))
         for group in _multi_class(lines):
             issues.extend(_judge_classes(view, group))
         for line in lines:
@@ -140,14 +140,6 @@ def stated_cases(sentences: list[str]) -> Cases | None:
                 if pos and neg:
                     found.add(Cases(pos + neg, pos, match.group(0)))
     return found.pop() if len({(c.n, c.positives) for c in found}) == 1 else None
-
-
-def _statements(inp: AuditInput, view: TableView) -> list[str]:
-    """The caption and the sentences citing the table."""
-    texts = split_sentences(view.table.caption or "")
-    if inp.text is not None and view.table.label:
-        texts += [s.text for s in inp.text.citing(view.table.label)]
-    return texts
 
 
 OVERALL = ("acc", "nir", "kappa", "prev", "n")

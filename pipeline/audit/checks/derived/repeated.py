@@ -19,7 +19,7 @@ from pipeline.audit.checks.derived.arith import hull
 from pipeline.audit.checks.derived.evidence import Operand, leading_number, relation_issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import TableView
-from pipeline.audit.text import split_sentences, table_key
+from pipeline.audit.text import statements_about, table_key
 from pipeline.mapping.paths import value_cells
 from pipeline.numbers import PrintedNumber
 
@@ -67,10 +67,7 @@ def _stated_pairs(inp: AuditInput) -> list[Issue]:
     by_key = {table_key(v.table.label): v for v in inp.views if v.table.label}
     issues: list[Issue] = []
     for view in inp.views:
-        sentences = split_sentences(view.table.caption or "")
-        if inp.text is not None and view.table.label:
-            sentences += [s.text for s in inp.text.citing(view.table.label)]
-        for sentence in sentences:
+        for sentence in statements_about(inp.text, view.table):
             for match in _PAIRING.finditer(sentence):
                 other = by_key.get(match.group("key").upper())
                 if other is None or other is view or not view.body_rows:
