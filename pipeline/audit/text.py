@@ -82,6 +82,20 @@ class PaperText:
         return PaperText([*self.sentences, *extra], dict(self.captions), dict(self.figure_captions))
 
 
+def statements_about(text: PaperText | None, table: Table, *, pages: bool = False) -> list[str]:
+    """What the paper says about a table, where a relation it states would be: the caption's sentences, the
+    table's caption block in the text, the sentences citing it and (``pages``) every sentence of its pages,
+    where journals print its footnotes."""
+    found = split_sentences(table.caption or "")
+    key = table_key(table.label)
+    if text is not None:
+        found += split_sentences(text.captions.get(key, "")) if key else []
+        found += [s.text for s in text.citing(table.label)] if key else []
+        on = {table.page, *table.continued_pages}
+        found += [s.text for s in text.sentences if pages and s.page in on]
+    return list(dict.fromkeys(found))
+
+
 def table_key(label: str | None) -> str | None:
     """ "Table 3" -> "3"; "Table S1" and "Supplementary Table 1" -> "S1"."""
     if not label:
