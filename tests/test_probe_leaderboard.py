@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, json_out
+from papers.probe_leaderboard import ABSENT_ENTRY, ABSENT_MODEL, DATASET, PROTOCOL_DATASET, leaderboard
 
 from pipeline.probe.synthetic import planted_motif, write_sequences
 from pipeline.shipped import SHIPPED_CONFIG
 from pipeline.store import Workspace
 
 SID = "local:tf0"
-DATASET = "GUE Transcription Factor Prediction (Human), dataset 0"
 
 
 @pytest.fixture
@@ -25,26 +25,15 @@ def data_root(workspace: Workspace, tmp_path: Path) -> Path:
     splits = ["train"] * 400 + ["test"] * 200
     write_sequences(tmp_path / "dna" / "gue" / "GUE_human_tf_0.csv.gz", sequences, labels, splits)
     registry = (SHIPPED_CONFIG / "models.yaml").read_text()
-    registry += "- configuration: Caduceus-PH-1k\n  embedder: hf:models/caduceus-ph-1k\n"
+    registry += ABSENT_ENTRY
     (workspace.config_dir / "models.yaml").write_text(registry)
     return tmp_path / "dna"
 
 
 def _mcc(invoke: Invoke, root: Path, model: str) -> float:
-    args = ("probe", "run", "--protocol", "geneb-probe", "--dataset", "leannmlindsey_GUE_human_tf_0")
+    args = ("probe", "run", "--protocol", "geneb-probe", "--dataset", PROTOCOL_DATASET)
     out = json_out(invoke(*args, "--model", model, "--data-root", str(root), "--json"))
     return float(out["aggregate"]["mcc"]["value"])
-
-
-def _leaderboard(rows: dict[str, str]) -> str:
-    lines = [
-        "# A linear-probe leaderboard",
-        "MCC on GUE human tf 0 (full-shot linear probe on frozen embeddings).",
-        "| Model | human tf 0 |",
-        "|---|---|",
-        *[f"| {model} | {value} |" for model, value in rows.items()],
-    ]
-    return "\n".join(lines) + "\n"
 
 
 def test_a_probe_leaderboard_gets_a_verdict_per_row(
@@ -53,20 +42,20 @@ def test_a_probe_leaderboard_gets_a_verdict_per_row(
     kmer, null = _mcc(invoke, data_root, "kmer:4"), _mcc(invoke, data_root, "null")
     assert kmer > 0.5 and abs(null) < 0.3
     inflated = f"{min(kmer + 0.2, 0.999):.3f}" if kmer < 0.8 else f"{kmer - 0.3:.3f}"
-    rows = {"4-mer spectrum": f"{kmer:.3f}", "null embedding": f"{null:.3f}", "Caduceus-PH-1k": "0.650"}
+    rows = {"4-mer spectrum": f"{kmer:.3f}", "null embedding": f"{null:.3f}", ABSENT_MODEL: "0.650"}
     for sid, board in ((SID, rows), ("local:inflated", {**rows, "4-mer spectrum": inflated})):
         path = tmp_path / f"{sid.partition(':')[2]}.md"
-        path.write_text(_leaderboard(board))
+        path.write_text(leaderboard(board))
         assert invoke("fetch", "--file", str(path), "--id", sid).exit_code == 0
         assert invoke("run", sid).exit_code in (0, 1)
 
     code, out = _reproduce(invoke, SID, data_root)
     verdicts = {e["locator_readable"].split("row '")[1].split("'")[0]: e for e in out["entries"]}
     assert set(verdicts) == set(rows)
-    assert all(e["dataset"] == DATASET for e in out["entries"]) if "dataset" in out["entries"][0] else True
+    assert {e.get("dataset", DATASET) for e in out["entries"]} == {DATASET}
     assert verdicts["4-mer spectrum"]["verdict"] == "reproduced"
     assert verdicts["null embedding"]["verdict"] == "reproduced"
-    caduceus = verdicts["Caduceus-PH-1k"]
+    caduceus = verdicts[ABSENT_MODEL]
     assert caduceus["verdict"] == "not-reproducible" and caduceus["reason"].startswith("no weights here (")
     assert code == 0
 
