@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, json_out
+from hyena import hyena_checkpoint
 from papers.probe_leaderboard import ABSENT_ENTRY, ABSENT_MODEL, DATASET, PROTOCOL_DATASET, leaderboard
 
 from pipeline.probe.synthetic import planted_motif, write_sequences
@@ -30,8 +31,8 @@ def data_root(workspace: Workspace, tmp_path: Path) -> Path:
     return tmp_path / "dna"
 
 
-def _mcc(invoke: Invoke, root: Path, model: str) -> float:
-    args = ("probe", "run", "--protocol", "geneb-probe", "--dataset", PROTOCOL_DATASET)
+def _mcc(invoke: Invoke, root: Path, model: str, *options: str) -> float:
+    args = ("probe", "run", "--protocol", "geneb-probe", "--dataset", PROTOCOL_DATASET, *options)
     out = json_out(invoke(*args, "--model", model, "--data-root", str(root), "--json"))
     return float(out["aggregate"]["mcc"]["value"])
 
@@ -85,3 +86,32 @@ def test_the_catalogue_check_refuses_a_protocol_link_to_no_dataset(invoke: Invok
         result.output
     )
     assert invoke("catalogue", "check", "--dir", str(SHIPPED_CONFIG / "catalogue")).exit_code == 1
+
+
+@pytest.mark.models
+@pytest.mark.slow
+def test_a_real_model_row_is_reproduced_through_its_pinned_registry_entry(
+    invoke: Invoke, workspace: Workspace, data_root: Path, tmp_path: Path
+) -> None:
+    """HyenaDNA-tiny (tests/hyena.py) as a registry entry, local-only and hash-pinned: its printed MCC comes
+    back `reproduced`, the same row inflated `differs`."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    folder = hyena_checkpoint(tmp_path / "anticapt")
+    entry = f"- configuration: HyenaDNA-tiny\n  embedder: hf:{folder}\n  trust_remote_code: true\n"
+    registry = workspace.config_dir / "models.yaml"
+    registry.write_text(registry.read_text() + entry)
+    listed = json_out(invoke("probe", "models", "--json"))
+    [hyena] = [m for m in listed["models"] if m["configuration"] == "HyenaDNA-tiny"]
+    registry.write_text(registry.read_text() + f"  weights_sha256: {hyena['found_sha256']}\n")
+    args = ("--trust-remote-code", "--cache-dir", str(tmp_path / "cache"))
+    mcc = _mcc(invoke, data_root, f"hf:{folder}", *args)
+    for sid, value in (("local:hyena", f"{mcc:.3f}"), ("local:hyena-inflated", f"{min(mcc + 0.25, 0.999):.3f}")):
+        path = tmp_path / f"{sid.partition(':')[2]}.md"
+        path.write_text(leaderboard({"HyenaDNA-tiny": value}))
+        assert invoke("fetch", "--file", str(path), "--id", sid).exit_code == 0
+        assert invoke("run", sid).exit_code in (0, 1)
+    _, out = _reproduce(invoke, "local:hyena", data_root)
+    [entry_out] = out["entries"]
+    assert entry_out["verdict"] == "reproduced" and entry_out["model"]["embedder"] == f"hf:{folder}"
+    assert _reproduce(invoke, "local:hyena-inflated", data_root)[1]["entries"][0]["verdict"] == "differs"
