@@ -9,7 +9,10 @@ control on the mouse dataset is printed inflated, so it must come back ``differs
 
 Then, with the real data, a Markdown leaderboard of GUE human TF 0 in MCC (tests/papers/probe_leaderboard.py)
 through fetch -> run -> probe reproduce: the honest 4-mer and null rows (values from a probe run here), the
-4-mer row inflated by 0.1 on a second copy, and a model without local weights.
+4-mer row inflated by 0.1 on a second copy, and a model without local weights. With torch and transformers
+(the models extra) and LITAUDIT_HYENA_DIR naming the HyenaDNA-tiny checkpoint of the anticapt wheel
+(tests/hyena.py), its row too, pinned by hash in the registry, in the protocol's 10-shot variant (the full
+one embeds 33k sequences): its MCC with interval and sequences per second.
 
     python benchmarks/bench_reproduce.py [--data-root ../shared/dna] [--work .bench/reproduce] [--device cpu]
 """
@@ -17,7 +20,9 @@ through fetch -> run -> probe reproduce: the honest 4-mer and null rows (values 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -95,6 +100,38 @@ def main() -> None:
         print(f"note: {note}")
     if opts.data_root.is_dir():
         markdown_leaderboard(opts.data_root, opts.work / "markdown")
+        hyena = os.environ.get("LITAUDIT_HYENA_DIR")
+        if hyena and importlib.util.find_spec("torch") and importlib.util.find_spec("transformers"):
+            real_model_row(opts.data_root, opts.work / "markdown", Path(hyena))
+        else:
+            print("HyenaDNA-tiny row skipped: needs the models extra and LITAUDIT_HYENA_DIR (tests/hyena.py)")
+
+
+def real_model_row(data_root: Path, work: Path, folder: Path) -> None:
+    """HyenaDNA-tiny's row: its honest 10-shot MCC printed, then reproduced through its pinned registry entry."""
+    registry = work / "config" / "models.yaml"
+    registry.write_text(registry.read_text() + f"- configuration: HyenaDNA-tiny\n  embedder: hf:{folder}\n")
+    registry.write_text(registry.read_text() + "  trust_remote_code: true\n")
+    listed = json.loads(litaudit(work, "probe", "models", "--json").stdout)["models"]
+    digest = next(m["found_sha256"] for m in listed if m["configuration"] == "HyenaDNA-tiny")
+    registry.write_text(registry.read_text() + f"  weights_sha256: {digest}\n")
+    args = ["--variant", "10shot", "--data-root", str(data_root), "--cache-dir", str(work / "cache")]
+    run = ["probe", "run", "--protocol", "geneb-probe", "--dataset", PROTOCOL_DATASET, "--model", f"hf:{folder}"]
+    out = json.loads(litaudit(work, *run, "--trust-remote-code", *args, "--json").stdout)
+    mcc, timing = out["aggregate"]["mcc"], out["timing"]
+    low, high = mcc["interval"]
+    print(f"HyenaDNA-tiny (anticapt, 448,920 parameters) on GUE human TF 0, geneb-probe 10-shot, CPU: MCC "
+          f"{mcc['value']:.3f} [{low:.3f}, {high:.3f}], {timing['sequences_embedded']} sequences embedded at "
+          f"{timing['embed_sequences_per_second']:.1f} sequences/s")  # fmt: skip
+    readme = work / "hyena.md"
+    readme.write_text(leaderboard({"HyenaDNA-tiny": f"{mcc['value']:.3f}"}))
+    litaudit(work, "fetch", "--file", str(readme), "--id", "local:hyena")
+    litaudit(work, "run", "local:hyena")
+    seconds, reproduced = timed_reproduce(work, args, "local:hyena")
+    for entry in reproduced["entries"]:
+        low, high = entry["interval"] or (0, 0)
+        shown = entry["reason"] or f"{entry['reproduced']:.3f} [{low:.3f}, {high:.3f}]"
+        print(f"  local:hyena {entry['printed_text']}: {entry['verdict']} ({shown}), {seconds:.1f} s wall")
 
 
 def markdown_leaderboard(data_root: Path, work: Path) -> None:
