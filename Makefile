@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SHARED ?= ../shared
 
-.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-extract-speed bench-sources bench-report-size bench-journals bench-calibration clean
+.PHONY: setup demo test lint bench-tables bench-map bench-genbench bench-audit bench-audit-real bench-release bench-probe bench-reproduce bench-faults bench-scale bench-audit-scale bench-extract-speed bench-sources bench-report-size bench-journals bench-calibration clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,9 @@ bench-extract-speed: $(VENV)/.installed
 
 bench-scale: $(VENV)/.installed
 	$(PY) benchmarks/bench_scale.py
+
+bench-audit-scale: $(VENV)/.installed
+	$(PY) benchmarks/bench_audit_scale.py
 
 bench-report-size: $(VENV)/.installed
 	$(PY) benchmarks/bench_report_size.py

@@ -24,7 +24,7 @@ from pipeline.clikit import (
 )
 from pipeline.errors import EXIT_BAD_INPUT, EXIT_NOT_DONE, EXIT_OK
 from pipeline.executor import Executor, make_executor
-from pipeline.progress import progress
+from pipeline.progress import progress, showing
 from pipeline.remote import run_detached
 from pipeline.runner import FAILED_JOB, SKIPPED, Job, JobResult, overall_exit, run_job
 from pipeline.selection import Selection, resolve_sources
@@ -106,7 +106,10 @@ def run_stages(
     ws = Workspace(settings.root)
     results: list[JobResult] = []
     failed: set[str] = set()
-    with contextlib.closing(scale.executor_for(settings, len(source_ids))) as executor:  # one cluster per run
+    with (
+        contextlib.closing(scale.executor_for(settings, len(source_ids))) as executor,  # one cluster per run
+        showing(show_progress),  # pages and tables within a source, for the stages run in this process
+    ):
         for stage in stages:
             batch = [Job(stage, sid, settings, force) for sid in source_ids if sid not in failed]
             done = _run_batch(ws, executor, batch)

@@ -46,11 +46,6 @@ def locator_position(locator_id: str) -> tuple[str, int, int] | None:
     return (f"{cell.artifact or f'p{cell.page}'}:{cell.table}", cell.row, cell.col)
 
 
-def record_position(record: Record) -> tuple[str, int, int] | None:
-    """(table part, row, col) of the cell a record was read from, from its locator id."""
-    return locator_position(record.locator or "")
-
-
 class TableIndex:
     """Which table a locator points at: each part of every table (its pages) to the table's key."""
 
@@ -66,10 +61,9 @@ class TableIndex:
 def nearest(items: Sequence[T], page: int, page_of: Callable[[T], int]) -> T | None:
     """The item printed nearest ``page`` (``items`` in page order); of two as near, the earlier. How a reference
     by label finds its table when the label is printed more than once."""
-    pages = [page_of(item) for item in items]
-    at = bisect.bisect_left(pages, page)
+    at = bisect.bisect_left(items, page, key=page_of)
     around = [i for i in (at - 1, at) if 0 <= i < len(items)]
-    best = min(around, key=lambda i: (abs(pages[i] - page), i), default=None)
+    best = min(around, key=lambda i: (abs(page_of(items[i]) - page), i), default=None)
     return None if best is None else items[best]
 
 

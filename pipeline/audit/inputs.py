@@ -10,6 +10,7 @@ from pipeline.audit.settings import AuditSettings
 from pipeline.audit.text import PaperText, Sentence, read_paper_text, split_sentences, table_key
 from pipeline.catalogue import Catalogue, load_catalogue, resolve_catalogue_dir
 from pipeline.errors import BadInputError, ConfigError
+from pipeline.extract.settings import MAX_TEXT_BYTES
 from pipeline.model import TablesFile
 from pipeline.readers import read_artifact, reading_order, stored_files
 from pipeline.reproductions import read_reproductions, reproductions_path
@@ -35,19 +36,22 @@ def read_catalogue(config_dir: Path, notes: list[str]) -> Catalogue | None:
     return load_catalogue(config_dir)
 
 
-def source_prose(ws: Workspace, source_id: str, tables_file: TablesFile) -> PaperText:
-    """The prose of a source without a PDF, from the text artifact its tables were read from."""
+def source_prose(ws: Workspace, source_id: str, tables_file: TablesFile, limit: int = MAX_TEXT_BYTES) -> PaperText:
+    """The prose of a source without a PDF, from the text artifact its tables were read from (read under the
+    extract stage's size limit, ``limit``)."""
     files = dict(stored_files(ws, source_id))
     kinds = reading_order(list(files))
     if not kinds:
         raise BadInputError(f"{ws.source_dir(source_id)}: no PDF and no text source to read the prose from")
-    _, reading = read_artifact(kinds[0], files[kinds[0]], str(tables_file.source.get("sha256", "")))
+    _, reading = read_artifact(kinds[0], files[kinds[0]], str(tables_file.source.get("sha256", "")), limit)
     sentences = [Sentence(0, s) for paragraph in reading.prose for s in split_sentences(paragraph)]
     captions = {key: t.caption for t in tables_file.tables if t.caption and (key := table_key(t.label))}
     return PaperText(sentences, captions)
 
 
-def load_inputs(ws: Workspace, source_id: str, settings: AuditSettings | None = None) -> LoadedInputs:
+def load_inputs(
+    ws: Workspace, source_id: str, settings: AuditSettings | None = None, text_limit: int = MAX_TEXT_BYTES
+) -> LoadedInputs:
     extracted = ws.extracted_dir(source_id)
     tables_file = read_tables(extracted / "tables.json")
     notes: list[str] = []
@@ -59,7 +63,10 @@ def load_inputs(ws: Workspace, source_id: str, settings: AuditSettings | None = 
     pdf = ws.pdf_path(source_id)
     text = None
     try:
-        text = read_paper_text(pdf, tables_file.tables) if pdf.is_file() else source_prose(ws, source_id, tables_file)
+        if pdf.is_file():
+            text = read_paper_text(pdf, tables_file.tables)
+        else:
+            text = source_prose(ws, source_id, tables_file, text_limit)
     except BadInputError as exc:
         notes.append(f"the paper's text could not be read ({exc}); checks that need it were skipped")
     sha = str(tables_file.source.get("sha256") or "")

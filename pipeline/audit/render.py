@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from pipeline.audit.settings import AuditSettings
 from pipeline.model import BBox, Table
+from pipeline.progress import steps
 
 PAGE_COLOURS = 16  # the palette of the rendered page, before the outlines are drawn
 CAPTION_PREFIX = 30  # letters and digits of the caption that must read the same on the page
@@ -45,7 +46,7 @@ def render_tables(
     except (pdfium.PdfiumError, OSError):
         return images
     try:
-        for table in tables:
+        for table in steps(tables, len(tables), "tables"):
             if not any(table.bbox) or not 1 <= table.page <= len(document):
                 continue
             page = document[table.page - 1]

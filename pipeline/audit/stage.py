@@ -21,6 +21,7 @@ from pipeline.audit.report_html import render_html
 from pipeline.audit.report_md import render_markdown
 from pipeline.audit.settings import AuditSettings
 from pipeline.emit.source_record import source_record
+from pipeline.extract.settings import ExtractionSettings
 from pipeline.model import Finding, Source
 from pipeline.reviews import FINDING, latest_decisions, read_reviews, reviewed, reviews_path
 from pipeline.settings import Settings
@@ -31,7 +32,8 @@ from pipeline.store import Workspace, read_source_record, write_json, write_json
 
 def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     knobs = load_settings(AuditSettings, ws.config_dir, settings.overrides)
-    loaded = load_inputs(ws, source_id, knobs)
+    text_limit = load_settings(ExtractionSettings, ws.config_dir, settings.overrides).max_text_bytes
+    loaded = load_inputs(ws, source_id, knobs, text_limit)
     inp = loaded.audit
     checked = run_checks(inp)
     entries = read_reviews(reviews_path(ws, source_id))

@@ -9,6 +9,7 @@ from pipeline.errors import ConfigError
 from pipeline.stage_settings import StageSettings
 
 EXTRACTOR_VERSION = "0.6.0"
+MAX_TEXT_BYTES = 8 * 1024 * 1024  # a text source is held several times over while it is read
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class ExtractionSettings(StageSettings):
     caption_gap: float = 3.5  # the table must start within this many line heights of its caption
     find_uncaptioned: bool = True  # look for ruled and whitespace tables that have no caption
     max_pages: int = 2000
+    max_text_bytes: int = MAX_TEXT_BYTES  # a LaTeX, HTML or Markdown source larger than this is refused, named
 
     def check(self) -> None:
         if self.max_pages < 1:

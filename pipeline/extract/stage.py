@@ -50,14 +50,14 @@ def run(ws: Workspace, source_id: str, settings: Settings) -> StageReport:
     if "pdf" in files:
         result = _pdf_tables(files["pdf"], knobs, source)
         if texts:
-            tables, _ = read_artifact(texts[0], files[texts[0]], str(result.source["sha256"]))
+            tables, _ = read_artifact(texts[0], files[texts[0]], str(result.source["sha256"]), knobs.max_text_bytes)
             result.extractor["second_reading"] = str(files[texts[0]].relative_to(ws.root))
             compare_readings(result.tables, tables)
             cells = [c for t in result.tables for c in t.cells if c.second_reading]
             summary["read_twice"] = len(cells)
             summary["disagree"] = sum(1 for c in cells if c.second_reading and not c.second_reading.agrees)
     else:
-        tables, _ = read_artifact(texts[0], files[texts[0]], source["sha256"])
+        tables, _ = read_artifact(texts[0], files[texts[0]], source["sha256"], knobs.max_text_bytes)
         info = {**extractor_info(knobs), "reader": texts[0]}
         result = TablesFile(source=source, extractor=info, tables=tables, pages=None)
     write_json(ws.extracted_dir(source_id) / "tables.json", result.to_dict())

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from pipeline.errors import BadInputError
 from pipeline.fetch.pdf import PdfInfo, inspect_pdf
-from pipeline.readers.files import latex_files, read_text
+from pipeline.readers.files import check_text, latex_files
 from pipeline.readers.latex import NoLatexError
+from pipeline.readers.tarball import MAX_TOTAL_BYTES
 
 
 class UnsupportedFileError(BadInputError):
@@ -21,7 +22,7 @@ class UnsupportedFileError(BadInputError):
 
 def _check_latex(path: Path, origin: str) -> PdfInfo | None:
     try:
-        files = latex_files(path)
+        files = latex_files(path, limit=MAX_TOTAL_BYTES)  # extract applies its own limit when it reads them
     except BadInputError as exc:
         raise BadInputError(str(exc).replace(str(path), origin, 1)) from None
     if not files:
@@ -40,10 +41,7 @@ def _check_archive(path: Path, origin: str) -> PdfInfo | None:
 
 
 def _check_text(path: Path, origin: str) -> PdfInfo | None:
-    try:
-        read_text(path)
-    except BadInputError as exc:
-        raise BadInputError(str(exc).replace(str(path), origin, 1)) from None
+    check_text(path, origin)
     return None
 
 

@@ -14,6 +14,7 @@ from pipeline.mapping.overrides import SourcePins
 from pipeline.mapping.settings import MapSettings
 from pipeline.mapping.table import TableMapper
 from pipeline.model import TablesFile
+from pipeline.progress import steps
 
 
 def map_tables(
@@ -29,7 +30,8 @@ def map_tables(
     linker = Linker(catalogue, settings)
     source_sha256 = str(tables.source.get("sha256", ""))
     own = introduced_benchmark(linker, tables.source.get("title"))
-    mapped = [TableMapper(table, linker, pins, own, own).map(source_sha256) for table in tables.tables]
+    each = steps(tables.tables, len(tables.tables), "tables")
+    mapped = [TableMapper(table, linker, pins, own, own).map(source_sha256) for table in each]
     document = own or _main_benchmark(mapped)
     if document is not None:  # a second look at the other tables: a near tie goes to the paper's benchmark
         mapped = [

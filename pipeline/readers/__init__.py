@@ -13,9 +13,11 @@ from pathlib import Path
 
 from pipeline.errors import BadInputError, ExtractionError, LitauditError
 from pipeline.model import Source, Table
+from pipeline.progress import steps
 from pipeline.readers.assemble import Reading, to_table
 from pipeline.readers.html import read_html
 from pipeline.readers.latex import read_latex
+from pipeline.readers.limits import MAX_TEXT_BYTES
 from pipeline.readers.markdown import read_markdown
 from pipeline.store import Workspace, read_source_record
 
@@ -24,7 +26,7 @@ from pipeline.store import Workspace, read_source_record
 class Reader:
     kind: str  # the artifact kind it reads (pipeline/fetch/kinds.py)
     engine: str  # the name its tables carry (Table.engine)
-    read: Callable[[Path, str], Reading]  # (stored file, its name) -> tables and prose
+    read: Callable[[Path, str, int], Reading]  # (stored file, its name, most bytes of text) -> tables and prose
 
 
 READERS: tuple[Reader, ...] = (
@@ -54,17 +56,19 @@ def stored_files(ws: Workspace, source_id: str) -> list[tuple[str, Path]]:
     return [(a.kind, ws.root / a.path) for a in artifacts if (ws.root / a.path).is_file()]
 
 
-def read_artifact(kind: str, path: Path, source_sha: str) -> tuple[list[Table], Reading]:
-    """The model tables (numbered in reading order) and prose of one text artifact."""
+def read_artifact(kind: str, path: Path, source_sha: str, limit: int = MAX_TEXT_BYTES) -> tuple[list[Table], Reading]:
+    """The model tables (numbered in reading order) and prose of one text artifact of at most ``limit`` bytes of
+    text (the extract setting max_text_bytes)."""
     reader = reader_for(kind)
     if reader is None:
         raise BadInputError(f"{path}: no reader for {kind} sources")
     try:
-        reading = reader.read(path, path.name)
+        reading = reader.read(path, path.name, limit)
     except LitauditError:
         raise
     except Exception as exc:  # a source that breaks a parser: one line naming it, as for a PDF
         raise ExtractionError(f"{path}: cannot read the {kind} source ({type(exc).__name__}: {exc})") from None
     written = [found for found in reading.tables if any(c.text for c in found.cells)]  # an empty one is no table
-    tables = [to_table(found, k, source_sha, path.name, reader.engine) for k, found in enumerate(written)]
+    numbered = steps(enumerate(written), len(written), "tables")
+    tables = [to_table(found, k, source_sha, path.name, reader.engine) for k, found in numbered]
     return tables, reading

@@ -6,7 +6,8 @@ import zlib
 from pathlib import Path
 
 from pipeline.errors import BadInputError
-from pipeline.readers.tarball import MAX_MEMBER_BYTES, read_tarball
+from pipeline.readers.limits import MAX_TEXT_BYTES, too_large
+from pipeline.readers.tarball import read_tarball
 
 TEXT_SAMPLE = 64 * 1024
 
@@ -25,14 +26,28 @@ def decode(data: bytes, origin: str) -> str:
         return data.decode("latin-1")
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
+    """The file's text, refused before a byte is read when it is larger than ``limit``: every reader holds a
+    text source several times over (text, lines, parse tree, tables) while it reads it."""
     try:
+        size = path.stat().st_size
+        if size > limit:
+            raise too_large(str(path), size, limit)
         return decode(path.read_bytes(), str(path))
     except OSError as exc:
         raise BadInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
-def gunzip_limited(data: bytes, origin: str, limit: int = MAX_MEMBER_BYTES) -> bytes:
+def check_text(path: Path, origin: str) -> None:
+    """That a file named as text holds text, from its first bytes (fetch stores it; extract reads it whole)."""
+    try:
+        with path.open("rb") as handle:
+            decode(handle.read(TEXT_SAMPLE), origin)
+    except OSError as exc:
+        raise BadInputError(f"{origin}: cannot read ({exc.strerror or exc})") from None
+
+
+def gunzip_limited(data: bytes, origin: str, limit: int = MAX_TEXT_BYTES) -> bytes:
     """A gzip'd file's content, refused when it would unpack beyond ``limit`` bytes."""
     inflater = zlib.decompressobj(wbits=31)
     try:
@@ -40,7 +55,7 @@ def gunzip_limited(data: bytes, origin: str, limit: int = MAX_MEMBER_BYTES) -> b
     except zlib.error as exc:
         raise BadInputError(f"{origin}: not a valid gzip file ({exc})") from None
     if len(out) > limit:
-        raise BadInputError(f"{origin}: unpacks to more than {limit} bytes")
+        raise too_large(origin, f"more than {limit}", limit)
     return out
 
 
@@ -53,13 +68,14 @@ def is_tarball(data: bytes) -> bool:
     return head[257:262] == b"ustar"
 
 
-def latex_files(path: Path, name: str = "main.tex") -> dict[str, str]:
+def latex_files(path: Path, name: str = "main.tex", limit: int = MAX_TEXT_BYTES) -> dict[str, str]:
     """The .tex files of a LaTeX source, by name: a (gzip'd) tarball, a gzip'd .tex or one .tex (``name``),
-    told apart by their bytes, not by the file's name."""
+    told apart by their bytes, not by the file's name; their text together at most ``limit`` bytes."""
     origin = str(path)
-    data = path.read_bytes()
-    if (data[:2] == b"\x1f\x8b" and is_tarball(data)) or data[257:262] == b"ustar":
-        return {member: decode(text, f"{origin}!{member}") for member, text in read_tarball(path).items()}
-    if data[:2] == b"\x1f\x8b":
-        data = gunzip_limited(data, origin)
-    return {name: decode(data, origin)}
+    with path.open("rb") as handle:
+        head = handle.read(64 * 1024)
+    if (head[:2] == b"\x1f\x8b" and is_tarball(head)) or head[257:262] == b"ustar":
+        return {member: decode(text, f"{origin}!{member}") for member, text in read_tarball(path, limit).items()}
+    if head[:2] == b"\x1f\x8b":
+        return {name: decode(gunzip_limited(path.read_bytes(), origin, limit), origin)}
+    return {name: read_text(path, limit)}

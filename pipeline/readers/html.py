@@ -13,6 +13,7 @@ from pipeline.errors import BadInputError
 from pipeline.model import panel_mark
 from pipeline.readers.assemble import Reading, TextCell, TextTable
 from pipeline.readers.files import read_text
+from pipeline.readers.limits import MAX_TEXT_BYTES
 
 _BOLD = "self::b or self::strong or contains(concat(' ', normalize-space(@class), ' '), ' ltx_font_bold ')"
 _ITALIC = "self::i or self::em or contains(concat(' ', normalize-space(@class), ' '), ' ltx_font_italic ')"
@@ -101,9 +102,9 @@ def _cells(table: etree._Element, artifact: str) -> list[TextCell]:
     return cells
 
 
-def read_html(path: Path, artifact: str) -> Reading:
+def read_html(path: Path, artifact: str, limit: int = MAX_TEXT_BYTES) -> Reading:
     """Every table with rows (layout tables holding other tables are read for their own rows only)."""
-    text = read_text(path)
+    text = read_text(path, limit)
     try:
         root = lxml.html.document_fromstring(text)
     except (etree.ParserError, ValueError) as exc:

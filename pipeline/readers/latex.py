@@ -31,6 +31,7 @@ from pylatexenc.latexwalker import (
 from pipeline.errors import BadInputError
 from pipeline.readers.assemble import Reading, TextCell, TextTable
 from pipeline.readers.files import latex_files
+from pipeline.readers.limits import MAX_TEXT_BYTES
 
 FLOATS = ("table", "table*")
 TABULARS = {"tabular": 1, "tabular*": 2, "tabularx": 2, "tabulary": 2}  # environment -> its arguments
@@ -440,9 +441,9 @@ class LatexDocument:
         return [" ".join(p.split()) for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
-def read_latex(path: Path, artifact: str) -> Reading:
+def read_latex(path: Path, artifact: str, limit: int = MAX_TEXT_BYTES) -> Reading:
     """Every captioned table float of the LaTeX source at ``path``, and its prose."""
-    files = latex_files(path)
+    files = latex_files(path, limit=limit)
     if not files:
         raise NoLatexError(f"{path}: no .tex file in the LaTeX source")
     document = LatexDocument(files, artifact)

@@ -12,6 +12,7 @@ from markdown_it.token import Token
 
 from pipeline.readers.assemble import Reading, TextCell, TextTable
 from pipeline.readers.files import read_text
+from pipeline.readers.limits import MAX_TEXT_BYTES
 
 _PIPE = re.compile(r"(?<!\\)\|")
 _DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
@@ -121,9 +122,9 @@ def _plain(text: str) -> str:
     return re.sub(r"[*_`]", "", " ".join(text.split()))
 
 
-def read_markdown(path: Path, artifact: str) -> Reading:
+def read_markdown(path: Path, artifact: str, limit: int = MAX_TEXT_BYTES) -> Reading:
     """Every GFM table of the file, and its paragraphs, list items and headings as prose."""
-    lines = read_text(path).splitlines()
+    lines = read_text(path, limit).splitlines()
     text, origin = _table_bounds(lines)
     lines = text.splitlines()
     tokens = MarkdownIt("commonmark").enable("table").parse(text)

@@ -12,9 +12,9 @@ import tarfile
 from pathlib import Path
 
 from pipeline.errors import BadInputError
+from pipeline.readers.limits import MAX_TEXT_BYTES, too_large
 
 MAX_MEMBERS = 5000
-MAX_MEMBER_BYTES = 20 * 1024 * 1024  # one .tex file
 MAX_TOTAL_BYTES = 500 * 1024 * 1024  # everything the headers claim, figures included
 TEXT_SUFFIXES = (".tex", ".ltx", ".bbl")
 
@@ -31,11 +31,12 @@ def _inside(name: str) -> str | None:
     return None if norm == ".." or norm.startswith("../") else norm
 
 
-def read_tarball(path: Path) -> dict[str, bytes]:
-    """The LaTeX text members of a tar (gzip'd or not), by normalised name; one line per refusal."""
+def read_tarball(path: Path, text_limit: int = MAX_TEXT_BYTES) -> dict[str, bytes]:
+    """The LaTeX text members of a tar (gzip'd or not), by normalised name, together at most ``text_limit``
+    bytes (the extract setting max_text_bytes); one line per refusal."""
     origin = str(path)
     found: dict[str, bytes] = {}
-    claimed = 0
+    claimed = text = 0
     try:
         with tarfile.open(path, mode="r:*") as archive:
             for count, member in enumerate(archive, 1):
@@ -58,13 +59,12 @@ def read_tarball(path: Path) -> dict[str, bytes]:
                     raise UnsafeArchiveError(f"{origin}: members claim more than {MAX_TOTAL_BYTES} bytes in all")
                 if not name.lower().endswith(TEXT_SUFFIXES):
                     continue
-                if member.size > MAX_MEMBER_BYTES:
-                    raise UnsafeArchiveError(
-                        f"{origin}: member {name!r} claims {member.size} bytes (limit {MAX_MEMBER_BYTES})"
-                    )
+                text += member.size
+                if text > text_limit:
+                    raise too_large(f"{origin}!{name}", f"with the members before it {text}", text_limit)
                 handle = archive.extractfile(member)
                 if handle is not None:
-                    found[name] = handle.read(MAX_MEMBER_BYTES + 1)
+                    found[name] = handle.read(member.size)
     except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
         raise BadInputError(f"{origin}: not a readable tar archive ({exc})") from None
     return found

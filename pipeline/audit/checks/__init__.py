@@ -37,6 +37,7 @@ from pipeline.audit.checks.units import check_unit_scales
 from pipeline.audit.context import AuditInput
 from pipeline.audit.findings import make_finding, sort_findings
 from pipeline.model import Finding
+from pipeline.progress import steps
 
 CROSS_TABLE_SUMMARY = "A task-level value proved, per model, to be (or not) the mean of its dataset rows elsewhere."
 
@@ -200,7 +201,7 @@ class CheckRun:
 def run_checks(inp: AuditInput, checks: tuple[Check, ...] = CHECKS) -> CheckRun:
     """Every check whose inputs are present; the others are listed with the reason they were skipped."""
     result = CheckRun()
-    for check in checks:
+    for check in steps(checks, len(checks), "checks"):
         missing = check.missing(inp)
         if missing:
             result.skipped[check.id] = "needs " + " and ".join(_NEEDS[m] for m in missing)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.margins import running_texts, trim_running_matter
 from pipeline.extract.regions.captions import Caption, find_captions
+from pipeline.progress import steps
 
 HELD_ITEMS = 150_000  # glyphs (with their words and lines) and drawn pieces, about 60 MB: most papers' table
 # pages are read once; a page drawn with 100,000 strokes (a dense map) is read again when its turn comes
@@ -34,7 +35,7 @@ class DocumentPages:
         self.captioned: list[int] = []  # those with a table caption
         self.running: Counter[str] = Counter()  # edge-line texts over the pages read
         held = 0
-        for index in range(count):
+        for index in steps(range(count), count, "pages"):
             page = self._page(index)
             if page is None:
                 continue

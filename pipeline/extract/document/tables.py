@@ -34,6 +34,7 @@ from pipeline.extract.regions.whitespace import find_whitespace_regions
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.model import Figure, Table, TablesFile
 from pipeline.numbers import is_numeric
+from pipeline.progress import steps
 from pipeline.store import sha256_file
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w.])")
@@ -120,7 +121,7 @@ def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) ->
     preferred = iter(choose_sides(numbered))
     tables: list[Table] = []
     figures: list[Figure] = []
-    for i in pages.indexes:
+    for i in steps(pages.indexes, len(pages.indexes), "tables by page"):
         page = pages.get(i)
         mine = scores.get(i, [])
         regions, set_apart = page_regions(page, mine, [next(preferred) for _ in mine], settings)
