@@ -17,7 +17,7 @@ from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.partitions import check_partitions
 from pipeline.audit.checks.derived.shares import check_shares
 from pipeline.audit.context import AuditInput
-from pipeline.extract.document import extract_tables
+from pipeline.extract.document.tables import extract_tables
 from pipeline.model import Table
 from pipeline.store import Workspace
 
