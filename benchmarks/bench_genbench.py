@@ -93,6 +93,19 @@ def report(name: str, root: Path, wrapped: bool) -> None:
     for what, keys in (("missed", score.missed), ("wrong ", score.wrong)):
         for (table, dataset, metric), printed in grouped(keys).items():
             print(f"    {what} x{len(printed)}: {table} -> {dataset} / {metric}: printed {', '.join(printed)}")
+    if not wrapped:
+        limitations(root / "ws")
+
+
+def limitations(root: Path) -> None:
+    """The audit's Source record: its limitations (the panel float's caption count among them)."""
+    result = CliRunner().invoke(main, ["--root", str(root), "audit", SID])
+    if result.exit_code not in (0, 1):
+        raise SystemExit(f"litaudit audit failed ({result.exit_code}): {result.output}")
+    record = json.loads((root / "audits" / "local_genbench-eval" / "source_record.json").read_text())
+    print(f"    Source record limitations ({len(record['limitations'])}):")
+    for sentence in record["limitations"]:
+        print(f"      - {sentence}")
 
 
 def grouped(keys: list[tuple[Key, int]]) -> dict[tuple[str, str | None, str | None], list[str]]:

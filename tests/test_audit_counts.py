@@ -4,17 +4,20 @@ and the relations themselves on hand-built tables."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import Invoke
+from conftest import SHARED, Invoke, needs_shared
 from papers.counts_paper import COUNTS_PAPERS, counts_paper
 from planted import assert_found_exactly, audit_planted
 
 from pipeline.audit.checks.aggregates import check_aggregates
+from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.partitions import check_partitions
 from pipeline.audit.checks.derived.shares import check_shares
 from pipeline.audit.context import AuditInput
+from pipeline.extract.document.tables import extract_tables
 from pipeline.model import Table
 from pipeline.store import Workspace
 
@@ -33,7 +36,7 @@ def test_every_planted_count_slip_is_found_and_no_look_alike_is_flagged(
         assert "=" in finding["message"]
 
 
-def _issues(check, rows: list[list[str]], caption: str = "") -> list:  # type: ignore[no-untyped-def]
+def _issues(check: Callable[[AuditInput], list[Issue]], rows: list[list[str]], caption: str = "") -> list[Issue]:
     table = Table.from_grid(rows, label="Table 1", caption=caption)
     return [i for i in check(AuditInput("s", "h", [table])) if i.severity in ("error", "warning")]
 
@@ -57,6 +60,8 @@ def test_labelled_counts_in_a_cell_add_up_to_the_block_n_and_a_subgroup_is_no_pa
     (issue,) = _issues(check_partitions, rows)
     assert issue.cells[0] == (2, 1) and "= 21" in issue.message
     assert _issues(check_partitions, [["Group", "Value"], ["N", "20"], ["Smokers", "Current 3, former 4"]]) == []
+    measures = [["Group", "Value"], ["N", "150"], ["Cells", "CD4 350, CD8 600"], ["Systolic/diastolic BP", "120/80"]]
+    assert _issues(check_partitions, measures) == []  # measures, not counts that split the block
 
 
 def test_a_total_of_counts_is_added_exactly_and_a_total_of_seconds_within_rounding() -> None:
@@ -67,3 +72,30 @@ def test_a_total_of_counts_is_added_exactly_and_a_total_of_seconds_within_roundi
     seconds = [["Stage", "CPU (s)", "GPU (s)"], ["A", "1,280", "12"], ["B", "4", "3"], ["C", "1", "1"],
                ["Total", "1,286", "16"]]  # fmt: skip
     assert _issues(check_aggregates, seconds, caption="Time per stage.") == []
+
+
+@needs_shared
+def test_the_hsct_paper_shows_its_share_off_its_n_and_its_sexes_beyond_its_n() -> None:
+    """Known problems P2 and P3 of journals2: 23 (71%) under N = 33, "Boys 14, girls 7" under N = 20; the
+    values centred beside wrapped labels stay on their labels' rows."""
+    tables = extract_tables(SHARED / "corpus" / "journals2" / "papers" / "hindawi_sci_hsct_genetics.pdf").tables
+    table = next(t for t in tables if t.label == "Table 2")
+    assert [table.grid()[r][0] for r in (15, 16)] == [
+        "Conditioning regimen based on busulfan (𝑛)",
+        "Total body irradiation, 12 Gy/6 fractions (𝑛)",
+    ]
+    inp = AuditInput("s", "h", [table])
+    (share,) = [i for i in check_shares(inp) if i.severity == "warning"]
+    assert share.cells[0] == (4, 1) and "23 / 33 = 69.70" in share.message
+    (sexes,) = [i for i in check_partitions(inp) if i.severity == "warning"]
+    assert sexes.cells[0] == (13, 1) and "= 21" in sexes.message
+
+
+@needs_shared
+def test_the_virus_paper_totals_miss_the_marks_counted_in_four_columns() -> None:
+    """frontiers_plant_virus_detection Table 1: each total is the plants of the rows marked '+' (their Nc); PepMV,
+    TSWV and ToTV fit, ToCV (32 for 31), CMV, ToMV and TICV do not."""
+    tables = extract_tables(SHARED / "corpus" / "journals" / "papers" / "frontiers_plant_virus_detection.pdf").tables
+    table = next(t for t in tables if t.label == "Table 1")
+    found = {i.cells[0][1]: i.message for i in check_partitions(AuditInput("s", "h", [table]))}
+    assert sorted(found) == [5, 6, 7, 8] and found[5].endswith("= 31")

@@ -104,6 +104,7 @@ def test_a_metric_row_label_needs_context() -> None:
         ("As Table 1 shows, Ours stays below 0.15 on every dataset.", []),
         ("As Table 1 shows, Ours stays below 0.14 on every dataset.", []),  # 0.14 may be 0.1395: rounding honoured
         ("As Table 1 shows, Ours stays below 0.1 on average.", []),
+        ("As Table 1 shows, Ours beats all models at less than 1/4 of the cost.", []),  # a fraction, not a bound of 1
         # the citation's scope runs over a run-in heading and a list item, to the next citation
         ("Table 1 gives the errors. Calibration. Ours stays below 0.1 on every dataset.", ["warning"]),
         ("Table 1 gives the errors. (i) Ours stays below 0.1 on every dataset.", ["warning"]),

@@ -16,6 +16,7 @@ from conftest import Invoke, json_out
 from grids import table_from_grid
 from papers.audit_papers import AUDIT_PAPERS, audit_paper, write_audit_paper
 from papers.derived_paper import DERIVED_PAPERS, derived_paper
+from papers.relations_paper import relations_paper
 
 from pipeline.audit.checks import CHECKS, run_checks
 from pipeline.audit.checks.uncertainty import claim_sentences
@@ -109,8 +110,10 @@ def test_planted_papers_plant_every_check_and_keep_clean_tables() -> None:
         # cross-table-mean needs a summary table and its dataset tables: shown on the GenBench paper instead
         # (tests/test_genbench_paper.py) and in tests/test_cross_table.py; derived-* have their own papers,
         # reproduction-differs its probe leaderboard (tests/test_probe_reproduce.py), and readings-disagree needs
-        # the paper's LaTeX beside its PDF (tests/test_sources_readings.py)
+        # the paper's LaTeX beside its PDF (tests/test_sources_readings.py); the prose-against-tables checks have
+        # their own paper (tests/papers/relations_paper.py)
         planted_elsewhere = {"cross-table-mean", "reproduction-differs", "readings-disagree"}
+        planted_elsewhere |= {p.check for p in relations_paper().planted}
         planted_elsewhere |= {c.id for c in CHECKS if c.id.startswith("derived-")}
         assert {p.check for p in paper.planted} == {c.id for c in CHECKS} - planted_elsewhere, name
         labels = {t.label for t in paper.tables()}
@@ -118,6 +121,12 @@ def test_planted_papers_plant_every_check_and_keep_clean_tables() -> None:
         assert not {p.table for p in paper.planted} & set(paper.clean_tables)
     clean = audit_paper("clean")
     assert clean.planted == () and set(clean.clean_tables) == {t.label for t in clean.tables()}
+    assert {p.check for p in relations_paper().planted} == {
+        "range-nesting",
+        "text-unit-scale",
+        "text-comparison-swapped",
+        "identifier-truncated",
+    }
     derived = {p.check for kind in DERIVED_PAPERS for p in derived_paper(kind).planted}
     assert derived == {c.id for c in CHECKS if c.id.startswith("derived-")}  # one paper per relation kind
 

@@ -35,6 +35,7 @@ def test_every_planted_slip_is_found_and_no_look_alike_is_raised(
     found = {(f["check"], f["table_label"]) for f in problems}
     planted = {(p.check, p.table) for p in spec.planted}
     assert found == planted, "\n".join(f["message"] for f in problems)
+    # one finding per slip (the two text quotes of kcat make one: they share a sentence and a column)
     assert len(problems) == len(planted), "\n".join(f["message"] for f in problems)
     nesting = next(f for f in problems if f["check"] == "range-nesting")
     assert nesting["severity"] == "error" and "highest resolution shell" in nesting["message"]  # stated: a proof

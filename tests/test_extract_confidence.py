@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layout
+from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layout, render_uncaptioned
+from papers.extra_features import render_side_by_side
 
+import pipeline.extract.document.tables as document
 from pipeline.extract.confidence.doubts import SIGNALS
 from pipeline.extract.document.tables import extract_tables
 from pipeline.model import Table
@@ -65,3 +67,32 @@ def test_every_signal_states_a_principle() -> None:
     for name, (ceiling, signal) in SIGNALS.items():
         assert 0 < ceiling < DOUBT, name
         assert signal.__doc__ and len(signal.__doc__.split()) >= 15, name
+
+
+@pytest.mark.parametrize("at_head", [True, False])
+def test_an_uncaptioned_table_at_the_head_of_a_page_may_continue_another(at_head: bool, tmp_path: Path) -> None:
+    truth = render_uncaptioned(tmp_path / "uncaptioned.pdf", at_head)
+    table = _only_table(tmp_path / "uncaptioned.pdf")
+    assert table.label is None and table.grid() == truth.tables[0].cells
+    doubted = any("head of the page" in n for n in _doubts(table))
+    assert doubted == at_head and (table.confidence < DOUBT) == at_head, (table.confidence, table.notes)
+
+
+@pytest.mark.parametrize("lost", [True, False])
+def test_a_caption_beside_a_table_with_no_table_of_its_own_doubts_it(
+    lost: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tables side by side, each under its caption; when the right one's table (Table 6) is not read, its caption
+    is a label seen but not placed, and the table beside it may hold it too."""
+    render_side_by_side(tmp_path / "side.pdf")
+    read = document.table_from_region
+
+    def losing_table_2(layout, region, *rest):  # type: ignore[no-untyped-def]
+        caption = region.caption
+        return None if lost and caption is not None and caption.label == "Table 6" else read(layout, region, *rest)
+
+    monkeypatch.setattr(document, "table_from_region", losing_table_2)
+    found = {t.label: t for t in extract_tables(tmp_path / "side.pdf").tables}
+    left = found["Table 5"]
+    doubted = any("caption of Table 6" in n for n in _doubts(left))
+    assert doubted == lost and (left.confidence < DOUBT) == lost, (left.confidence, left.notes)

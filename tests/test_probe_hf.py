@@ -1,20 +1,17 @@
 """Optional: a real DNA language model (HyenaDNA-tiny from the anticapt wheel) through ``hf:``.
 
-Skips unless torch and transformers are installed (the ``models`` extra) and the checkpoint can be had:
-LITAUDIT_HYENA_DIR names an unpacked checkpoint folder, else ``pip download --no-deps anticapt==1.0``.
+Skips unless torch and transformers are installed (the ``models`` extra) and the checkpoint can be had
+(tests/hyena.py).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import Invoke, json_out
+from hyena import hyena_checkpoint
 
 from pipeline.probe.embedders import ModelOptions, parse_model
 from pipeline.probe.hf import folder_revision
@@ -23,25 +20,12 @@ from pipeline.store import Workspace
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
-pytestmark = pytest.mark.slow
-
-CHECKPOINT = "anticapt/models/dataset1/finetuned_hyenadna/"
+pytestmark = [pytest.mark.slow, pytest.mark.models]
 
 
 @pytest.fixture(scope="module")
 def hyena_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if os.environ.get("LITAUDIT_HYENA_DIR"):
-        return Path(os.environ["LITAUDIT_HYENA_DIR"])
-    folder = tmp_path_factory.mktemp("anticapt")
-    command = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "anticapt==1.0", "-d", str(folder)]
-    try:
-        subprocess.run(command, check=True, capture_output=True, timeout=300)
-    except (subprocess.SubprocessError, OSError) as exc:
-        pytest.skip(f"anticapt==1.0 not downloadable: {exc}")
-    wheel = next(folder.glob("anticapt-1.0-*.whl"))
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(folder, [n for n in archive.namelist() if n.startswith(CHECKPOINT)])
-    return folder / CHECKPOINT
+    return hyena_checkpoint(tmp_path_factory.mktemp("anticapt"))
 
 
 def test_hyena_embeddings_are_mean_pooled_and_batching_changes_nothing(hyena_dir: Path) -> None:

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, json_out
+from hyena import hyena_checkpoint
+from papers.probe_leaderboard import ABSENT_ENTRY, ABSENT_MODEL, DATASET, PROTOCOL_DATASET, leaderboard
 
 from pipeline.probe.synthetic import planted_motif, write_sequences
 from pipeline.shipped import SHIPPED_CONFIG
 from pipeline.store import Workspace
 
 SID = "local:tf0"
-DATASET = "GUE Transcription Factor Prediction (Human), dataset 0"
 
 
 @pytest.fixture
@@ -25,26 +26,15 @@ def data_root(workspace: Workspace, tmp_path: Path) -> Path:
     splits = ["train"] * 400 + ["test"] * 200
     write_sequences(tmp_path / "dna" / "gue" / "GUE_human_tf_0.csv.gz", sequences, labels, splits)
     registry = (SHIPPED_CONFIG / "models.yaml").read_text()
-    registry += "- configuration: Caduceus-PH-1k\n  embedder: hf:models/caduceus-ph-1k\n"
+    registry += ABSENT_ENTRY
     (workspace.config_dir / "models.yaml").write_text(registry)
     return tmp_path / "dna"
 
 
-def _mcc(invoke: Invoke, root: Path, model: str) -> float:
-    args = ("probe", "run", "--protocol", "geneb-probe", "--dataset", "leannmlindsey_GUE_human_tf_0")
+def _mcc(invoke: Invoke, root: Path, model: str, *options: str) -> float:
+    args = ("probe", "run", "--protocol", "geneb-probe", "--dataset", PROTOCOL_DATASET, *options)
     out = json_out(invoke(*args, "--model", model, "--data-root", str(root), "--json"))
     return float(out["aggregate"]["mcc"]["value"])
-
-
-def _leaderboard(rows: dict[str, str]) -> str:
-    lines = [
-        "# A linear-probe leaderboard",
-        "MCC on GUE human tf 0 (full-shot linear probe on frozen embeddings).",
-        "| Model | human tf 0 |",
-        "|---|---|",
-        *[f"| {model} | {value} |" for model, value in rows.items()],
-    ]
-    return "\n".join(lines) + "\n"
 
 
 def test_a_probe_leaderboard_gets_a_verdict_per_row(
@@ -53,20 +43,20 @@ def test_a_probe_leaderboard_gets_a_verdict_per_row(
     kmer, null = _mcc(invoke, data_root, "kmer:4"), _mcc(invoke, data_root, "null")
     assert kmer > 0.5 and abs(null) < 0.3
     inflated = f"{min(kmer + 0.2, 0.999):.3f}" if kmer < 0.8 else f"{kmer - 0.3:.3f}"
-    rows = {"4-mer spectrum": f"{kmer:.3f}", "null embedding": f"{null:.3f}", "Caduceus-PH-1k": "0.650"}
+    rows = {"4-mer spectrum": f"{kmer:.3f}", "null embedding": f"{null:.3f}", ABSENT_MODEL: "0.650"}
     for sid, board in ((SID, rows), ("local:inflated", {**rows, "4-mer spectrum": inflated})):
         path = tmp_path / f"{sid.partition(':')[2]}.md"
-        path.write_text(_leaderboard(board))
+        path.write_text(leaderboard(board))
         assert invoke("fetch", "--file", str(path), "--id", sid).exit_code == 0
         assert invoke("run", sid).exit_code in (0, 1)
 
     code, out = _reproduce(invoke, SID, data_root)
     verdicts = {e["locator_readable"].split("row '")[1].split("'")[0]: e for e in out["entries"]}
     assert set(verdicts) == set(rows)
-    assert all(e["dataset"] == DATASET for e in out["entries"]) if "dataset" in out["entries"][0] else True
+    assert {e.get("dataset", DATASET) for e in out["entries"]} == {DATASET}
     assert verdicts["4-mer spectrum"]["verdict"] == "reproduced"
     assert verdicts["null embedding"]["verdict"] == "reproduced"
-    caduceus = verdicts["Caduceus-PH-1k"]
+    caduceus = verdicts[ABSENT_MODEL]
     assert caduceus["verdict"] == "not-reproducible" and caduceus["reason"].startswith("no weights here (")
     assert code == 0
 
@@ -96,3 +86,32 @@ def test_the_catalogue_check_refuses_a_protocol_link_to_no_dataset(invoke: Invok
         result.output
     )
     assert invoke("catalogue", "check", "--dir", str(SHIPPED_CONFIG / "catalogue")).exit_code == 1
+
+
+@pytest.mark.models
+@pytest.mark.slow
+def test_a_real_model_row_is_reproduced_through_its_pinned_registry_entry(
+    invoke: Invoke, workspace: Workspace, data_root: Path, tmp_path: Path
+) -> None:
+    """HyenaDNA-tiny (tests/hyena.py) as a registry entry, local-only and hash-pinned: its printed MCC comes
+    back `reproduced`, the same row inflated `differs`."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    folder = hyena_checkpoint(tmp_path / "anticapt")
+    entry = f"- configuration: HyenaDNA-tiny\n  embedder: hf:{folder}\n  trust_remote_code: true\n"
+    registry = workspace.config_dir / "models.yaml"
+    registry.write_text(registry.read_text() + entry)
+    listed = json_out(invoke("probe", "models", "--json"))
+    [hyena] = [m for m in listed["models"] if m["configuration"] == "HyenaDNA-tiny"]
+    registry.write_text(registry.read_text() + f"  weights_sha256: {hyena['found_sha256']}\n")
+    args = ("--trust-remote-code", "--cache-dir", str(tmp_path / "cache"))
+    mcc = _mcc(invoke, data_root, f"hf:{folder}", *args)
+    for sid, value in (("local:hyena", f"{mcc:.3f}"), ("local:hyena-inflated", f"{min(mcc + 0.25, 0.999):.3f}")):
+        path = tmp_path / f"{sid.partition(':')[2]}.md"
+        path.write_text(leaderboard({"HyenaDNA-tiny": value}))
+        assert invoke("fetch", "--file", str(path), "--id", sid).exit_code == 0
+        assert invoke("run", sid).exit_code in (0, 1)
+    _, out = _reproduce(invoke, "local:hyena", data_root)
+    [entry_out] = out["entries"]
+    assert entry_out["verdict"] == "reproduced" and entry_out["model"]["embedder"] == f"hf:{folder}"
+    assert _reproduce(invoke, "local:hyena-inflated", data_root)[1]["entries"][0]["verdict"] == "differs"

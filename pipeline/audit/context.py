@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from pipeline.audit.settings import AuditSettings
 from pipeline.audit.tableview import Pos, TableView, view_table
-from pipeline.audit.text import PaperText, Sentence, cited_tables
+from pipeline.audit.text import PaperText, Sentence, cited_tables, split_sentences
 from pipeline.audit.text import table_key as text_table_key
 from pipeline.catalogue import Catalogue
 from pipeline.errors import BadLocatorError
@@ -114,6 +114,19 @@ class AuditInput:
     def citing(self, table: Table) -> list[Sentence]:
         """The sentences that cite this table, as :meth:`cited` resolves them."""
         return self._citations()[1].get(id(table), [])
+
+    def statements_about(self, table: Table, *, pages: bool = False) -> list[str]:
+        """What the paper says about a table, where a relation it states would be: the caption's sentences, the
+        table's caption block in the text, the sentences citing it (:meth:`citing`) and (``pages``) every
+        sentence of its pages, where journals print its footnotes."""
+        found = split_sentences(table.caption or "")
+        key = text_table_key(table.label)
+        if self.text is not None and key:
+            found += split_sentences(self.text.captions.get(key, ""))
+            found += [s.text for s in self.citing(table)]
+        for page in dict.fromkeys([table.page, *table.continued_pages]) if pages else []:
+            found += [s.text for s in self.sentences_on(page)]
+        return list(dict.fromkeys(found))
 
     def sentences_on(self, page: int) -> list[Sentence]:
         """The sentences printed on ``page``, found without reading every sentence of the paper."""

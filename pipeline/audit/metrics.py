@@ -18,8 +18,8 @@ _LOWER = re.compile(
     re.IGNORECASE,
 )
 _HIGHER = re.compile(
-    r"↑|⇑|higher is better|\b(?:acc(?:uracy)?|f1|auc|auroc|auprc|mcc|pearson|spearman|score|precision|recall|bleu"
-    r"|rouge|em|exact match|hits?|correlation|reward|return)\b|@\d+",
+    r"↑|⇑|higher is better|\b(?:acc(?:uracy|uracies)?|f1|auc|auroc|auprc|mcc|pearson|spearman|scores?|precision|recall"
+    r"|bleu|rouge|em|exact match|hits?|hit rates?|correlations?|rewards?|returns?)\b|@\d+",
     re.IGNORECASE,
 )
 
@@ -52,6 +52,14 @@ def direction_cue(text: str) -> str | None:
         return None if up and down else ("higher" if up else "lower")
     lower, higher = bool(_LOWER.search(text)), bool(_HIGHER.search(text))
     return "lower" if lower and not higher else ("higher" if higher and not lower else None)
+
+
+def text_direction(inp: AuditInput, view: TableView) -> str | None:
+    """The direction the sentences citing the table give its numbers ("accuracy", "lower error"), when they all
+    point one way: the text names what a table's bare headers do not."""
+    if inp.text is None or not view.table.label:
+        return None
+    return direction_cue(" ".join(s.text for s in inp.citing(view.table)))
 
 
 # A name applied like a function ("f1(m)", "f2(x)") is a symbol of the paper's, not the metric.

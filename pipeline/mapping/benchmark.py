@@ -53,6 +53,15 @@ def introduced_benchmark(linker: Linker, title: str | None) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+def republished_from(linker: Linker, benchmark: str) -> set[str]:
+    """The benchmarks whose datasets ``benchmark`` holds again (its datasets' ``also_published_in``)."""
+    return {
+        linker.catalogue.dataset(other).benchmark
+        for dataset in linker.catalogue.datasets_of(benchmark)
+        for other in linker.same_data.get(dataset.id, ())
+    } - {benchmark}
+
+
 def choose_benchmark(
     linker: Linker,
     dataset_paths: Sequence[LabelPath],
@@ -66,16 +75,20 @@ def choose_benchmark(
     """Dataset labels vote with their best score per benchmark, model labels with half theirs, and a caption
     naming a benchmark adds a little, as does being ``document``, the benchmark most of the paper's other tables
     report (GenBench's copies of GUE datasets, printed with GUE's names); ``own``, the benchmark the paper
-    introduces, wins whenever half the dataset labels fit it and the caption names no benchmark; a tie between
-    the top two is left undecided."""
+    introduces, wins whenever half the dataset labels fit it and the caption names no other benchmark than those
+    it took datasets from ("on the GUE datasets" in GenBench's paper says where its data come from; the runs
+    are the paper's own); a tie between the top two is left undecided."""
     settings = linker.settings
     weights: dict[str, float] = defaultdict(float)
     hits: dict[str, int] = defaultdict(int)
     model_hits: dict[str, int] = defaultdict(int)
     named = benchmarks_in(linker, caption)
+    sources = republished_from(linker, own) if own else set()
+    named_apart = [b for b in named if b not in sources]  # benchmarks the caption names as whose results these are
     for path in dataset_paths:
         ranked = linker.rank_datasets(path.names, context) if path.names else []
-        for benchmark, score in _best_per_benchmark(ranked, settings, path.benchmarks, linker, named, own).items():
+        found = _best_per_benchmark(ranked, settings, path.benchmarks, linker, named_apart, own)
+        for benchmark, score in found.items():
             weights[benchmark] += score
             hits[benchmark] += 1
     for path in model_paths:
@@ -88,7 +101,7 @@ def choose_benchmark(
         weights[benchmark] += settings.caption_bonus * n
     if document in weights:
         weights[document] += settings.document_bonus * n
-    if own is not None and not named and 2 * hits[own] >= len(dataset_paths) > 0:
+    if own is not None and not [b for b in named_apart if b != own] and 2 * hits[own] >= len(dataset_paths) > 0:
         weights[own] = (
             max(weights.values()) + settings.document_bonus * n
         )  # the paper's own benchmark, whoever else fits

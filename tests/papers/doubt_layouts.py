@@ -105,6 +105,20 @@ def bands_of_rows() -> TableSpec:
     return _spec("Table 1", rows, rules="grid", wrap_widths=[(1, 70.0), (2, 70.0)])
 
 
+def sub_labels_in_header() -> TableSpec:
+    """Column labels each wrapped onto the same second line (a row of sub-labels set in the labels' cells)."""
+    head = ["Grammar", *(f"{name} Sens (spec)" for name in ("Viterbi", "Inference", "Sampling"))]
+    rows = [head, *[[f"G{k}", "0.41", "0.18", "0.40"] for k in range(1, 5)]]
+    return _spec("Table 1", rows, wrap_widths=[(c, 38.0) for c in (1, 2, 3)])
+
+
+def labels_wrapped_apart() -> TableSpec:
+    """The look-alike: column labels wrapped onto second lines of their own words."""
+    head = ["Grammar", "Viterbi decoding", "Maximum expected accuracy", "Posterior sampling"]
+    rows = [head, *[[f"G{k}", "0.41", "0.18", "0.40"] for k in range(1, 5)]]
+    return _spec("Table 1", rows, wrap_widths=[(c, 38.0) for c in (1, 2, 3)])
+
+
 GRID_LAYOUTS: dict[str, tuple[Callable[[], TableSpec], Callable[[], TableSpec]]] = {
     # signal: (the doubtful layout, its clean look-alike)
     "numbers in header": (header_of_values, header_of_years),
@@ -112,6 +126,7 @@ GRID_LAYOUTS: dict[str, tuple[Callable[[], TableSpec], Callable[[], TableSpec]]]
     "stub new line": (label_starting_anew, label_wrapping_on),
     "continuing row": (rows_continued_in_lower_case, group_rows),
     "rows of lines": (bands_of_rows, wrapped_grid),
+    "header line repeated": (sub_labels_in_header, labels_wrapped_apart),
 }
 
 
@@ -186,3 +201,31 @@ def render_image_table(path: Path, dpi: int = 200) -> PaperTruth:
     canvas.save()
     write_bytes(path, out.getvalue())
     return PaperTruth("Image table", 1, [truth], [], [])
+
+
+def render_uncaptioned(path: Path, at_head: bool) -> PaperTruth:
+    """A table printed with no caption, at the head of the page (where the rest of a table cut at the foot of the
+    page before would start) or in the middle of the page's prose."""
+    spec = tables.booktabs("Table 1")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), "", "single")
+    width, height = letter
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=letter, invariant=1)
+    _, table_height = part.wrap(width - 2 * MARGIN, height - 2 * MARGIN)
+    top = height - MARGIN
+    texts = paragraphs(3, start=5)
+    if at_head:
+        part.drawOn(canvas, MARGIN, top - table_height)
+        top -= table_height + 12
+    for k, text in enumerate(texts):
+        para = RLParagraph(text, BODY)
+        _, h = para.wrap(width - 2 * MARGIN, height)
+        para.drawOn(canvas, MARGIN, top - h)
+        top -= h + 8
+        if k == 0 and not at_head:
+            part.drawOn(canvas, MARGIN, top - table_height)
+            top -= table_height + 12
+    canvas.showPage()
+    canvas.save()
+    write_bytes(path, out.getvalue())
+    return PaperTruth("Uncaptioned", 1, [table_truth(spec, [part], height)], [], [])

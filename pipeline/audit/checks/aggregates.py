@@ -41,6 +41,9 @@ COUNTED = re.compile(r"(?<![\w-])(?:n|no\.|numbers?|counts?|#|samples|sequences|
                      r"participants|subjects|reads|genes|variants|species|isolates|strains|events|records|studies|"
                      r"papers|images|documents|examples|instances|sites|children|animals|plants)(?![\w-])",
                      re.IGNORECASE)  # fmt: skip
+# A unit scale on a line of counts: thousands or millions of things, each rounded
+SCALED = re.compile(r"\(\s*(?:[kKMBG]|bn|mn|×\s*10\S*|x\s*10\S*)\s*\)|\b(?:thousands?|millions?|billions?)\b",
+                    re.IGNORECASE)  # fmt: skip
 # Lines of descriptive statistics: beside them, "Mean" is each line's own mean.
 DESCRIPTIVE = re.compile(r"^\s*(?:min(?:imum)?|max(?:imum)?|median|s\.?d\.?|std\.?|st\.? ?dev\.?|iqr|range|"
                          r"variance|percentile|p\d\d|q[13]|quartiles?)\b", re.IGNORECASE)  # fmt: skip
@@ -187,6 +190,8 @@ def _names_counts(view: TableView, pos: Pos) -> bool:
     things, not measures printed to the unit (seconds, megabytes), which are rounded like any other."""
     if view.numbers[pos].share is not None:
         return True
+    if SCALED.search(view.col_label(pos[1]) + " " + view.row_labels.get(pos[0], "")):
+        return False  # "Token count (M)": counts in millions, each rounded to the million
     return bool(COUNTED.search(view.col_label(pos[1]) + " " + view.row_labels.get(pos[0], "") + " " +
                                view.table.caption))  # fmt: skip
 

@@ -31,7 +31,7 @@ from itertools import islice, product
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind, groups_name_models, model_axis
-from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric
+from pipeline.audit.metrics import DELTA, QUANTITY, cell_metric, text_direction
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import split_sentences
 from pipeline.numbers import PrintedNumber
@@ -279,7 +279,8 @@ def _judge(
         direction = line.direction or (None if _quantity(inp, view, line.cells) else inferred)
         if direction is None:
             continue
-        named, line.direction = line.direction is not None, direction
+        named = line.direction is not None or direction == text_direction(inp, view)
+        line.direction = direction
         marked = [p for p in line.cells if p in bold]
         if not marked:
             best = _best(view.numbers, line.cells, direction)
@@ -332,7 +333,8 @@ def _violation_issue(
     printed = view.numbers[pos]
     confidence = view.table.confidence
     declined = (
-        "the metric's direction is named by neither its labels nor the caption (only the bold cells suggest it)"
+        "the metric's direction is named by neither its labels, the caption nor the text citing the table (only the "
+        "bold cells suggest it)"
         if not named
         else f"the table was read at confidence {confidence:.2f} (< {bar:g}): what bold compares may be misread"
         if not view.table.artifact and confidence < bar

@@ -15,8 +15,7 @@ import re
 
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.context import AuditInput
-from pipeline.audit.tableview import TableView
-from pipeline.audit.text import split_sentences
+from pipeline.audit.tableview import Pos, TableView
 from pipeline.numbers import Interval, PrintedNumber, normalise, parse_number
 
 _NUMBER = r"\d+(?:\.\d+)?"
@@ -32,6 +31,7 @@ _STATES_SUBSET = re.compile(
 def check_nesting(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for view in inp.views:
+        issues.extend(_overall_ranges(view))
         statement = _statement(inp, view)
         for (row, col), text in _cells(view):
             match = _RANGE_PAIR.match(normalise(text))
@@ -46,6 +46,60 @@ def check_nesting(inp: AuditInput) -> list[Issue]:
                 continue
             issues.append(_issue(view, (row, col), text, (a, b), (c, d), statement))
     return issues
+
+
+_RANGE_CELL = re.compile(
+    rf"^\s*(?:(?P<m>{_NUMBER})\s*)?[(\[]?\s*(?P<a>{_NUMBER})\s*(?:[-–—−]|to)\s*(?P<b>{_NUMBER})\s*[)\]]?\s*$"
+)
+_OVERALL = re.compile(
+    r"^(?:all|total|overall|whole (?:cohort|sample)|all (?:samples|subjects|patients|donors))\b", re.I
+)
+_SAYS_RANGE = re.compile(r"\brange\b", re.I)
+_NOT_FULL_RANGE = re.compile(r"interquartile|\biqr\b|confidence|\bci\b|percentile", re.I)
+
+
+def _overall_ranges(view: TableView) -> list[Issue]:
+    """An overall row ("All", "Total") printing a range ("11.89 (5–24)") where the labels say it is the range:
+    every value and range the other rows print in that column lies inside it (a part's values are values of
+    the whole). An interquartile range or a confidence interval holds no such promise and is left alone."""
+    issues = []
+    rows = range(view.table.header_rows, view.table.n_rows)
+    overall = [r for r in rows if _OVERALL.match(view.row_labels.get(r, "").split(" / ")[-1].strip())]
+    for row in overall:
+        for col in view.value_cols:
+            words = " ".join([view.col_label(col), view.row_labels.get(row, ""), view.table.caption or ""])
+            match = _RANGE_CELL.match(normalise(view.text(row, col)))
+            if match is None or not _SAYS_RANGE.search(words) or _NOT_FULL_RANGE.search(words):
+                continue
+            low, high = (parse_number(match.group(k)) for k in "ab")
+            if low is None or high is None:
+                continue
+            whole = _span(low, high)
+            for other in (r for r in view.body_rows if r not in overall):
+                part = _RANGE_CELL.match(normalise(view.text(other, col)))
+                values = [parse_number(part.group(k)) for k in "mab" if part.group(k)] if part else []
+                values = values or [view.numbers.get((other, col))]
+                outside = [v for v in values if v is not None and not _inside(v.interval, whole)]
+                if outside:
+                    issues.append(_omitted(view, (row, col), (other, col), outside[0], whole))
+    return issues
+
+
+def _omitted(view: TableView, pos: Pos, part: Pos, value: PrintedNumber, whole: Interval) -> Issue:
+    text = view.text(*pos).strip()
+    row, other = view.row_labels.get(pos[0], ""), view.row_labels.get(part[0], "")
+    return Issue(
+        f"'{row}' prints the range {text} under '{view.col_label(pos[1])}', but '{other}' prints {value.text} "
+        "in the same column: the overall range omits a value of its own parts",
+        table=view.table,
+        cells=[pos, part],
+        expected={"relation": "every part's value lies inside the overall range", "range": whole.describe()},
+        found={"printed": value.text},
+        tolerance="printed precision: each bound stands for the interval of half a unit of its last digit",
+        certainty="likely",
+        reason="that the rows are parts of the overall row is read from its label",
+        details={"relation": "nested ranges"},
+    )
 
 
 def _cells(view: TableView) -> list[tuple[tuple[int, int], str]]:
@@ -69,11 +123,7 @@ def _inside(inner: Interval, outer: Interval) -> bool:
 
 def _statement(inp: AuditInput, view: TableView) -> str | None:
     """A sentence of the caption, or of the table's pages (its footnotes), that says the parentheses hold a part."""
-    sentences = split_sentences(view.table.caption or "")
-    if inp.text is not None:
-        pages = {view.table.page, *view.table.continued_pages}
-        sentences += [s.text for s in inp.text.sentences if s.page in pages]
-    for sentence in sentences:
+    for sentence in inp.statements_about(view.table, pages=True):
         match = _STATES_SUBSET.search(sentence)
         if match:  # a footnote read into the line beside it starts at its own capital letter
             starts = [m.start() for m in re.finditer(r"(?<=[a-z] )[A-Z]", sentence[: match.start()])]

@@ -28,7 +28,8 @@ _EVERY = re.compile(r"\b(?:every|all|each|any|consistently|always|uniformly)\b",
 _AVERAGE = re.compile(r"\b(?:on average|average[ds]?|mean|overall|median)\b", re.I)
 _BOUND = re.compile(
     rf"(?P<word>below|under|less than|lower than|smaller than|above|over|more than|greater than|higher than|"
-    rf"exceed(?:s|ing)?|at least|at most|no more than|no less than|[<>≤≥])\s*(?P<num>{_NUM})(?P<pct>\s?%)?",
+    rf"exceed(?:s|ing)?|at least|at most|no more than|no less than|[<>≤≥])\s*"
+    rf"(?P<num>{_NUM})(?!\s?/\s?\d)(?P<pct>\s?%)?",
     re.I,
 )
 _UPPER = {"below", "under", "less than", "lower than", "smaller than", "at most", "no more than", "<", "≤"}

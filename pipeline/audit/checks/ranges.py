@@ -27,7 +27,10 @@ def check_ranges(inp: AuditInput) -> list[Issue]:
         metrics = {
             pos: m
             for pos in view.numbers
-            if (m := cell_metric(inp, view, pos)) and m.metric is not None and not _difference(view, pos)
+            if view.numbers[pos].share is None  # a count with its share is a count, not the metric's value
+            and (m := cell_metric(inp, view, pos))
+            and m.metric is not None
+            and not _difference(view, pos)
         }
         percent_scale = _percent_scale(view, metrics)
         lines: dict[tuple[str, int], list[tuple[Pos, Issue | None]]] = {}

@@ -22,8 +22,27 @@ MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies 
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
-FOOT_REACH = 1.5  # a region starting within this many body lines of the head of the text area starts there
-FOOT_SHARE = 0.8  # the foot of the text area lies in the bottom fifth of the page
+ITEM_SHARE = 0.5  # lines starting anew, among a multi-line row's later lines, for them to be rows
+REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
+JOINING = {  # words that cannot end a label: the next line goes on with it
+    "of",
+    "and",
+    "or",
+    "the",
+    "in",
+    "for",
+    "to",
+    "with",
+    "than",
+    "by",
+    "on",
+    "at",
+    "a",
+    "an",
+    "per",
+    "vs",
+}
+EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
 
@@ -63,42 +82,74 @@ def _text(line: list[Word]) -> str:
 
 
 def rows_of_lines(ev: Evidence) -> str | None:
-    """A cell wraps because its column is narrow, and cells of one row wrap to different lengths; when two or more
-    columns of one row hold about the same number of lines (three or more), those lines are rows that the row
-    segmentation (rules, bands) joined into one."""
+    """A cell wraps because its column is narrow, its later lines going on in lower case, and cells of one row wrap
+    to different lengths; when two or more columns of one row hold about the same number of lines (three or more)
+    and most of those lines start anew (a capital, a digit), they are rows that the row segmentation (rules,
+    bands) joined into one."""
     grid = ev.grid
     for r in range(grid.header_rows, grid.n_rows):
-        counts = sorted(len(_lines(p.words)) for p in grid.placed if p.row == r and p.col >= 1)
+        cells = [_lines(p.words) for p in grid.placed if p.row == r and p.col >= 1]
+        counts = sorted(len(lines) for lines in cells)
         alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
-        if alike:
+        later = [_text(line) for lines in cells if len(lines) >= MANY_LINES for line in lines[1:]]
+        anew = sum(t[:1].isupper() or t[:1].isdigit() for t in later)
+        if alike and anew >= ITEM_SHARE * len(later):
             return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
     return None
 
 
 def continuing_row(ev: Evidence) -> str | None:
-    """A row whose stub is empty and whose text starts in lower case continues the row above it: wrapped lines of
-    one row were read as rows."""
+    """A row filling fewer cells than the row above, none starting a new item (a capital), with text in lower case,
+    each cell under a filled cell of the row above that does not end a sentence, continues that row: wrapped lines
+    of one row (or of the header) were read as rows (a row of values fills as many cells as the one above). One
+    lower-case word may be a value ("tata", "acc"); two such cells in the row, or a phrase, are wrapped text."""
     texts = ev.grid.text_grid()
-    for r in range(max(ev.grid.header_rows, 1), ev.grid.n_rows):
-        row, above = texts[r], texts[r - 1]
-        if any(row[: max(ev.stubs, 1)]):
-            continue
-        for c in range(max(ev.stubs, 1), ev.grid.n_cols):
-            words = row[c].split()
-            lower = len(words) >= 2 and words[0].isalpha() and words[0][0].islower()
-            if lower and above[c].strip() and not above[c].rstrip().endswith((".", ";", ":")):
-                return f"row {r + 1} ('{row[c][:30]}') starts in lower case under a filled cell: a wrapped line?"
+    found = []
+    for r in range(1, ev.grid.n_rows):
+        filled = [c for c, text in enumerate(texts[r]) if text.strip()]
+        lower = [c for c in filled if _lower(texts[r][c])]
+        under = all(texts[r - 1][c].strip() and not texts[r - 1][c].rstrip().endswith((".", ";", ":")) for c in filled)
+        fewer = len(filled) < sum(bool(t.strip()) for t in texts[r - 1])  # a wrapped line fills fewer cells
+        if lower and under and fewer and not any(texts[r][c][:1].isupper() for c in filled):
+            found.append((r, lower))
+    telling = [(r, cells) for r, cells in found if len(cells) >= 2 or any(len(texts[r][c].split()) >= 2 for c in cells)]
+    if telling:
+        r, cells = telling[0]
+        return f"row {r + 1} ('{texts[r][cells[0]][:30]}') goes on from the row above in lower case: a wrapped line?"
     return None
 
 
+def _lower(text: str) -> bool:
+    first = text.split()[0]
+    return first[:1].islower() and sum(ch.isalpha() for ch in first) >= 3
+
+
+def header_line_repeated(ev: Evidence) -> str | None:
+    """Wrapped column labels end on lines of their own words; when three or more header cells end on the same
+    line ("Sens (spec)" under each), that line is a header row of its own (units, sub-labels) joined to the
+    labels above it."""
+    ends: dict[str, int] = {}
+    for p in ev.grid.placed:
+        lines = _lines(p.words) if p.row < ev.grid.header_rows else []
+        if len(lines) >= 2:
+            ends[_text(lines[-1])] = ends.get(_text(lines[-1]), 0) + 1
+    repeated = [line for line, n in ends.items() if n >= REPEATED_ENDS]
+    return (
+        f"{ends[repeated[0]]} header cells end on the line '{repeated[0][:20]}': a header row of its own?"
+        if repeated
+        else None
+    )
+
+
 def stub_new_line(ev: Evidence) -> str | None:
-    """A row label wraps onto a line that continues it; when its last line starts anew (a capital) while the row's
-    values sit on one line, the label may be two rows: a label row and the row it was joined to."""
+    """A row label wraps onto a line that continues it; when its last line starts anew (a capital) after a line that
+    could end a label (no hyphen, open bracket or joining word at its end) while the row's values sit on one line,
+    the label may be two rows: a label row and the row it was joined to."""
     for p in ev.grid.placed:
         if p.row < ev.grid.header_rows or p.col >= max(ev.stubs, 1) or p.row_span > 1:
             continue
         lines = _lines(p.words)
-        if len(lines) < 2 or not _text(lines[-1])[:1].isupper():
+        if len(lines) < 2 or not _text(lines[-1])[:1].isupper() or _open(_text(lines[-2])):
             continue
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
         if values and all(len(_lines(q.words)) == 1 for q in values):
@@ -107,6 +158,12 @@ def stub_new_line(ev: Evidence) -> str | None:
                 f"row label '{first[:25]} / {last[:25]}' joins two lines, the second starting anew: it may be two rows"
             )
     return None
+
+
+def _open(line: str) -> bool:
+    """A line that cannot end a label: it breaks a word, leaves a bracket open, or ends on a joining word."""
+    words = line.split()
+    return line.endswith("-") or line.count("(") > line.count(")") or bool(words and words[-1].lower() in JOINING)
 
 
 def numbers_in_header(ev: Evidence) -> str | None:
@@ -133,16 +190,28 @@ def two_numbers(ev: Evidence) -> str | None:
     return None
 
 
+def _nothing_beyond(ev: Evidence, below: bool) -> bool:
+    """Nothing printed in the region's column beyond it (under it, or over it), and the region lies in the page's
+    last (first) fifth: it reaches the foot (head) of the text area."""
+    region, layout = ev.region, ev.layout
+    beyond = [
+        ln
+        for ln in layout.column_lines
+        if layout.body_top <= ln.top
+        and ln.bottom <= layout.body_bottom
+        and ln.x0 < region.x1
+        and region.x0 < ln.x1
+        and (region.bottom + 1 < ln.top if below else ln.bottom < region.top - 1)
+    ]
+    edge = region.bottom / layout.content.height if below else 1 - region.top / layout.content.height
+    return not beyond and edge >= EDGE_SHARE
+
+
 def cut_at_foot(ev: Evidence) -> str | None:
     """A table that ends at the foot of the text area (the page bottom, or the bottom of a column: nothing printed
     under it in its column, low on the page) with no rule closing it may run on overleaf or in the next column."""
     region, layout = ev.region, ev.layout
-    below = [
-        ln
-        for ln in layout.column_lines
-        if region.bottom + 1 < ln.top and ln.bottom <= layout.body_bottom and ln.x0 < region.x1 and region.x0 < ln.x1
-    ]
-    if below or region.bottom < FOOT_SHARE * layout.content.height:
+    if not _nothing_beyond(ev, below=True):
         return None
     width = region.x1 - region.x0
     closing = [
@@ -155,10 +224,10 @@ def cut_at_foot(ev: Evidence) -> str | None:
 
 
 def no_caption_at_head(ev: Evidence) -> str | None:
-    """A table without a caption that starts at the head of the text area (the top of a page or column) may be the
-    rest of a table cut at the foot of the column before it, its first row taken as header."""
-    region, layout = ev.region, ev.layout
-    if region.caption is not None or region.top - layout.body_top > FOOT_REACH * 1.2 * layout.body_size:
+    """A table without a caption that starts at the head of the text area (the top of a page or column: nothing
+    printed over it in its column) may be the rest of a table cut at the foot of the column before it, its first
+    row taken as header."""
+    if ev.region.caption is not None or not _nothing_beyond(ev, below=False):
         return None
     return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
 
@@ -167,6 +236,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
     "stub new line": (0.75, stub_new_line),
+    "header line repeated": (0.75, header_line_repeated),
     "numbers in header": (0.6, numbers_in_header),
     "two numbers": (0.7, two_numbers),
     "cut at foot": (0.75, cut_at_foot),
@@ -189,18 +259,17 @@ def apply_doubts(table: Table, doubts: list[Doubt]) -> Table:
 
 
 def unplaced_labels(captions: list[Caption], placed: list[tuple[Table, Region]]) -> list[tuple[Table, Doubt]]:
-    """A caption seen on the page whose label no table carries, lying beside or inside a table's region: the
-    table read there may hold the unplaced one too (side-by-side tables merged into one)."""
+    """A caption seen on the page whose label no table carries, level with a table's region (beside it, or in it):
+    the table read there may hold the unplaced one too (side-by-side tables merged into one), or its neighbour's
+    reading went wrong in a way that may have touched it."""
     labels = {t.label for t, _ in placed}
     doubts = []
     for caption in captions:
         if caption.label in labels or caption.continued:
             continue
         for table, region in placed:
-            reach = 3 * caption.size
-            across = caption.x0 < region.x1 and region.x0 < caption.x1
-            level = region.top - reach <= caption.bottom and caption.top <= region.bottom + reach
-            if across and level:
+            reach = 3 * caption.size  # a caption sits this close over (or under) its table
+            if region.top - reach <= caption.bottom and caption.top <= region.bottom + reach:
                 reason = f"the caption of {caption.label} lies beside or in it, but no table was read under it"
                 doubts.append((table, Doubt(0.6, reason)))
     return doubts

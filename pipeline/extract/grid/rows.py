@@ -45,8 +45,27 @@ def build_rows(words: list[Word], cell_gap: float) -> list[Row]:
     """One row per text line; segments split where words are further apart than ``cell_gap`` em."""
     rows = []
     for line in group_lines(w for w in words if w.upright):
-        rows.append(Row(line.words, [piece for seg in split_line(line, cell_gap) for piece in split_values(seg)]))
+        segments = [piece for seg in split_line(line, cell_gap) for piece in split_values(seg)]
+        rows.append(Row(line.words, split_label_value(segments)))
     return rows
+
+
+LABEL_GAP = 0.45  # em: wider than any interword space (Computer Modern's is 0.33 em; table cells do not stretch)
+
+
+def split_label_value(segments: list[Line]) -> list[Line]:
+    """A row of values whose label ran into its first value ('Bulk RNA expression 0.431', a table set with
+    tight column gaps): the trailing value is its own cell when it stands further from the label than an
+    interword space. A number inside a label ('dataset 0', 'GPT 3.5') is one space away and stays."""
+    if len(segments) < 3 or not all(segment_is_numeric(s) for s in segments[1:]):
+        return segments
+    words = segments[0].words
+    if len(words) < 2 or not _VALUE.match(words[-1].text) or is_numeric(words[-2].text):
+        return segments
+    a, b = words[-2], words[-1]
+    if b.x0 - a.x1 < LABEL_GAP * max(a.size, b.size):
+        return segments
+    return [Line(words[:-1]), Line([b]), *segments[1:]]
 
 
 # a short value ('0.074', '(0.79)', '12%', a lone sign); grouped thousands ('1,249,752') are set wide apart anyway

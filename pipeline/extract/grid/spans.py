@@ -28,8 +28,10 @@ def between_rows(rows: list[Row], placed: list[Placed], header_rows: int) -> set
     pitch = max(median(steps), 1.15 * median(r.size for r in rows))  # a short table's steps are few
     found = set()
     for i in range(1, len(rows) - 1):
-        if i >= header_rows and any(is_numeric(s.text) for s in rows[i].segments):
-            continue  # a body row of values between the two lines of a wrapped multirow label is a row
+        numbers = sum(is_numeric(s.text) for s in rows[i].segments)
+        if i >= header_rows and numbers and (numbers >= 2 or len(rows[i].segments) > numbers):
+            continue  # a body row of values between the two lines of a wrapped multirow label is a row; a lone
+            # value is the one of the label wrapped around it ("Conditioning based on / busulfan (n)", "9 (45%)")
         up, down = base[i] - base[i - 1], base[i + 1] - base[i]
         if abs(up - down) >= 0.35 * pitch or max(up, down) >= 0.9 * pitch:
             continue

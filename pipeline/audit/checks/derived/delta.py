@@ -21,7 +21,6 @@ from pipeline.audit.checks.derived.evidence import Operand, has_token, leading_n
 from pipeline.audit.context import AuditInput
 from pipeline.audit.metrics import DELTA_WORDS
 from pipeline.audit.tableview import Pos, TableView
-from pipeline.audit.text import split_sentences
 from pipeline.numbers import Interval, PrintedNumber, normalise, parse_number
 
 DELTA_TOKEN = re.compile(rf"(?:Δ|∆|δ)\S*|{DELTA_WORDS}", re.IGNORECASE)  # a whole header token
@@ -72,7 +71,7 @@ def check_deltas(inp: AuditInput) -> list[Issue]:
         if inline:
             why = "a signed parenthesis after a score is a gain over the baseline row"
             issues.extend(_judge(view, inline, why, "inline gains"))
-        statements = _statements(inp, view)
+        statements = inp.statements_about(view.table, pages=True)
         for col in _delta_columns(view):
             lines, why = _column_lines(view, col)
             stated = _reference_row(view, statements)
@@ -124,15 +123,6 @@ _REFERENCE = re.compile(
     r"(?:score|value|result)s?)?\s*(?:of\s+)?(?:the\s+)?(?P<name>[^,;.()]{2,60})",
     re.IGNORECASE,
 )
-
-
-def _statements(inp: AuditInput, view: TableView) -> list[str]:
-    """The caption and the sentences of the table's pages and citing it: where a delta's reference is stated."""
-    texts = split_sentences(view.table.caption or "")
-    for page in dict.fromkeys([view.table.page, *view.table.continued_pages]):
-        texts += [s.text for s in inp.sentences_on(page) if DELTA_TOKEN.search(s.text)]
-    texts += [s.text for s in inp.citing(view.table)] if view.table.label else []
-    return list(dict.fromkeys(texts))
 
 
 def _reference_row(view: TableView, statements: list[str]) -> tuple[int, str, bool] | None:

@@ -26,8 +26,11 @@ def check_classes(
     overall: dict[str, Operand],
     prevalence: list[Interval | None],
     scale: Fraction,
+    loose: bool = False,
 ) -> list[Issue]:
-    """``prevalence[k]``: the hull of class k's feasible prevalences (None when its rates pin none)."""
+    """``prevalence[k]``: the hull of class k's feasible prevalences (None when its rates pin none). ``loose``: some
+    class's own rates share no prevalence, so its hull spans what each of them allows; the overall figures are
+    then judged on that wider hull, as a warning (one of that class's rates is off, and which is not known)."""
     if len(classes) < 2 or any(p is None for p in prevalence):
         return []
     pis = [p for p in prevalence if p is not None]
@@ -80,8 +83,14 @@ def check_classes(
                     "one Se/Sp/PPV/NPV block per class under one overall accuracy and NIR: a multi-class table, "
                     "whose class prevalences each class's rates pin"
                 ),
-                certainty="exact",
+                certainty="majority" if loose else "exact",
                 subject=op,
+                reason=(
+                    "one class's own rates share no prevalence; each class's prevalence is bounded by what any of "
+                    "its rates allows"
+                    if loose
+                    else None
+                ),
             )
         )
     return issues

@@ -22,7 +22,7 @@ from fractions import Fraction
 from pipeline.audit.checks.base import Issue
 from pipeline.audit.checks.derived.arith import point
 from pipeline.audit.checks.derived.evidence import Operand, relation_issue
-from pipeline.audit.checks.derived.shares import stated_totals, stub_label
+from pipeline.audit.checks.derived.shares import StatedTotals, stated_totals, stub_label
 from pipeline.audit.context import AuditInput
 from pipeline.audit.labels import aggregate_kind
 from pipeline.audit.tableview import Pos, TableView
@@ -31,8 +31,9 @@ from pipeline.numbers import PrintedNumber, fold_label, parse_number
 # "Boys 14, girls 7", "M 12 / F 9", "male: 30; female: 25"
 _LABELLED_PART = re.compile(r"(?P<label>[A-Za-z][A-Za-z .'-]{0,30}?)\s*:?\s*(?P<n>\d[\d,]*)")
 _SEPARATOR = re.compile(r"\s*[,;/]\s*")
-# a stub naming the two categories of a "25/8" cell: "Sex (M/F)", "Male/female", "Gender, M/F"
-_PAIR_LABEL = re.compile(r"\b(?P<a>[A-Za-z]{1,10})\s*/\s*(?P<b>[A-Za-z]{1,10})\b")
+# a stub naming the two categories of a "25/8" cell, the whole label or its last part: "Sex (M/F)",
+# "Male/female", "Gender, M/F" (not "Systolic/diastolic BP", a pair of measures)
+_PAIR_LABEL = re.compile(r"(?:^|[(,]\s*)(?P<a>[A-Za-z]{1,10})\s*/\s*(?P<b>[A-Za-z]{1,10})\s*\)?\s*$")
 _PAIR_CELL = re.compile(r"^\s*(?P<a>\d[\d,]*)\s*/\s*(?P<b>\d[\d,]*)\s*$")
 _SIZE_HEADER = re.compile(
     r"(?<![\w.])(?:size|n|no\.?|number(?: of \w+)?|count|individuals|samples|accessions|genotypes|plants|"
@@ -84,6 +85,8 @@ def _cell_partitions(view: TableView) -> list[Issue]:
                 continue
             total, source = stated
             summed = sum(n for _, n in parts)
+            if any(n > total for _, n in parts):
+                continue  # a part beyond the whole: measures ("CD4 350, CD8 600"), not counts of the block
             if summed <= total and summed * 2 < total:
                 continue  # far short of the N: the parts are of a subgroup, not the block
             if summed == total:
@@ -92,7 +95,7 @@ def _cell_partitions(view: TableView) -> list[Issue]:
             beyond = summed > total
             message = (f"the counts in the cell add up to {terms} = {summed}, "
                        f"{'more than' if beyond else 'short of'} the block's N of {total}")  # fmt: skip
-            n_pos = _n_pos(view, totals, row, col)
+            n_pos = _n_pos(totals, row, col)
             operands = [Operand("parts", (row, col), _whole(summed))]
             if n_pos is not None:
                 operands.append(Operand("N", n_pos, _whole(total)))
@@ -130,7 +133,7 @@ def _parts(text: str, stub: str) -> list[tuple[str, int]] | None:
     return parts
 
 
-def _n_pos(view: TableView, totals, row: int, col: int) -> Pos | None:  # type: ignore[no-untyped-def]
+def _n_pos(totals: StatedTotals, row: int, col: int) -> Pos | None:
     above = [r for r in totals.n_rows if r < row]
     if totals.fixed is None and totals.n_rows:
         return (max(above) if above else min(totals.n_rows), col)

@@ -23,7 +23,6 @@ from pipeline.audit.checks.derived.evidence import Operand, relation_issue
 from pipeline.audit.checks.derived.layout import Line, named_lines
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import TableView
-from pipeline.audit.text import split_sentences
 from pipeline.numbers import Interval
 
 ROLES: dict[str, re.Pattern[str]] = {
@@ -111,7 +110,7 @@ def check_rates(inp: AuditInput) -> list[Issue]:
     issues: list[Issue] = []
     for view in inp.views:
         lines = named_lines(view, ROLES)
-        stated = stated_cases(_statements(inp, view))
+        stated = stated_cases(inp.statements_about(view.table))
         for group in _multi_class(lines):
             issues.extend(_judge_classes(view, group))
         for line in lines:
@@ -140,14 +139,6 @@ def stated_cases(sentences: list[str]) -> Cases | None:
                 if pos and neg:
                     found.add(Cases(pos + neg, pos, match.group(0)))
     return found.pop() if len({(c.n, c.positives) for c in found}) == 1 else None
-
-
-def _statements(inp: AuditInput, view: TableView) -> list[str]:
-    """The caption and the sentences citing the table."""
-    texts = split_sentences(view.table.caption or "")
-    if view.table.label:
-        texts += [s.text for s in inp.citing(view.table)]
-    return texts
 
 
 OVERALL = ("acc", "nir", "kappa", "prev", "n")
@@ -209,13 +200,16 @@ def _judge_classes(view: TableView, group: tuple[dict[str, Operand], list[Line]]
     if scale is None or any("se" not in line.operands or "sp" not in line.operands for line in classes):
         return []
     hulls: list[Interval | None] = []
+    loose = False
     for line in classes:
         ops = line.operands
         se, sp = (_unit(ops[r], scale) for r in ("se", "sp"))
         masks = [_feasible(r, se, sp, _unit(ops[r], scale)) for r in ("ppv", "npv", "prev") if r in ops]
         cells = [i for i in range(STEPS) if masks and all(m[i] for m in masks)]
+        if not cells and masks:  # the class's own rates share no prevalence: the one each allows, taken together
+            cells, loose = [i for i in range(STEPS) if any(m[i] for m in masks)], True
         hulls.append(Interval(Fraction(cells[0], STEPS), Fraction(cells[-1] + 1, STEPS)) if cells else None)
-    return multiclass.check_classes(view, classes, overall, hulls, scale)
+    return multiclass.check_classes(view, classes, overall, hulls, scale, loose)
 
 
 def _judge_line(view: TableView, line: Line, stated: Cases | None = None) -> list[Issue]:

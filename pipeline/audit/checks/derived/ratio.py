@@ -23,7 +23,6 @@ from pipeline.audit.checks.derived.evidence import relation_issue
 from pipeline.audit.checks.derived.layout import Line, named_lines
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import TableView
-from pipeline.audit.text import split_sentences, table_key
 from pipeline.numbers import Interval
 
 # the usual names of quantities a ratio is stated in; a header naming one is known by all of them
@@ -68,22 +67,12 @@ def check_ratios(inp: AuditInput) -> list[Issue]:
 
 
 def _statements(inp: AuditInput, view: TableView) -> list[str]:
-    """The caption's sentences, the caption block the text holds for this table, the sentences citing it and
-    those of its pages (its footnotes are printed there), and the lines of words without a number that the
-    extractor kept in the grid (a footnote read as a row)."""
-    texts = split_sentences(view.table.caption or "")
+    """What the paper says about the table (its footnotes included), and the lines of words without a number that
+    the extractor kept in the grid (a footnote read as a row)."""
     table = view.table
-    for row in range(table.header_rows, table.n_rows):
-        words = " ".join(view.text(row, c) for c in range(table.n_cols)).strip()
-        if row not in view.body_rows and len(words.split()) >= 3:
-            texts.append(words)
-    key = table_key(view.table.label)
-    if inp.text is not None:
-        texts += split_sentences(inp.text.captions.get(key, "")) if key else []
-        texts += [s.text for s in inp.citing(view.table)] if key else []
-        for page in dict.fromkeys([view.table.page, *view.table.continued_pages]):
-            texts += [s.text for s in inp.sentences_on(page)]
-    return list(dict.fromkeys(texts))
+    lines = [" ".join(view.text(row, c) for c in range(table.n_cols)).strip() for row in range(table.header_rows,
+             table.n_rows) if row not in view.body_rows]  # fmt: skip
+    return inp.statements_about(table, pages=True) + [words for words in lines if len(words.split()) >= 3]
 
 
 def names_of(label: str) -> set[str]:

@@ -21,6 +21,7 @@ from pipeline.audit.checks.derived.arith import hull
 from pipeline.audit.checks.derived.evidence import Operand, leading_number, relation_issue
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import TableView
+from pipeline.audit.text import table_key
 from pipeline.mapping.paths import value_cells
 from pipeline.numbers import PrintedNumber
 
@@ -58,6 +59,71 @@ def check_repeated(inp: AuditInput) -> list[Issue]:
                 second = _nearest_elsewhere(other, first)
                 if second is not None:
                     issues.extend(_compare(first, second))
+    return issues + _stated_pairs(inp)
+
+
+_PAIRING = re.compile(
+    r"\b(?:the\s+)?(?P<which>first|top|last|bottom)\s+row\b[^.;]{0,40}?\b(?:is|are|shows?|reports?|repeats?|"
+    r"corresponds? to|gives?)\b[^.;]{0,60}?\bTable\s*(?P<key>S?\d+)\b",
+    re.IGNORECASE,
+)
+
+
+def _stated_pairs(inp: AuditInput) -> list[Issue]:
+    """A caption or a sentence citing a table that pairs one of its rows with another table ("the first row is the
+    model of Table 1"): the row and the other table's row that prints the same numbers must agree on every
+    column the two share, however few."""
+    by_key = {table_key(v.table.label): v for v in inp.views if v.table.label}
+    issues: list[Issue] = []
+    for view in inp.views:
+        for sentence in inp.statements_about(view.table):
+            for match in _PAIRING.finditer(sentence):
+                other = by_key.get(match.group("key").upper())
+                if other is None or other is view or not view.body_rows:
+                    continue
+                row = view.body_rows[0] if match.group("which").lower() in ("first", "top") else view.body_rows[-1]
+                issues.extend(_paired(view, row, other, match.group(0)))
+    return issues
+
+
+def _paired(view: TableView, row: int, other: TableView, words: str) -> list[Issue]:
+    here = {_norm(view.leaf(c)): c for c in view.value_cols if (row, c) in view.numbers}
+    best: tuple[int, int, list[str]] | None = None  # (agreeing, other row, shared keys)
+    for candidate in other.body_rows:
+        there = {_norm(other.leaf(c)): c for c in other.value_cols if (candidate, c) in other.numbers}
+        shared = [k for k in here if k in there and k]
+        agree = [k for k in shared if view.numbers[(row, here[k])].interval.overlaps(
+            other.numbers[(candidate, there[k])].interval)]  # fmt: skip
+        if agree and (best is None or len(agree) > best[0]):
+            best = (len(agree), candidate, shared)
+    if best is None:
+        return []
+    agreeing, candidate, shared = best
+    there = {_norm(other.leaf(c)): c for c in other.value_cols}
+    issues = []
+    for key in shared:
+        a = Operand("value", (row, here[key]), view.numbers[(row, here[key])])
+        b = Operand("value elsewhere", (candidate, there[key]), other.numbers[(candidate, there[key])], other.table)
+        if a.number.interval.overlaps(b.number.interval):
+            continue
+        issues.append(
+            relation_issue(
+                view,
+                message=(
+                    f"'{view.row_labels.get(row, '')}' prints {a.number.text} under '{view.leaf(here[key])}' in "
+                    f"{view.table.label}, but {other.table.label} prints {b.number.text} for row "
+                    f"'{other.row_labels.get(candidate, '')}', which the paper pairs with it: \"{words}\" "
+                    f"({agreeing} of the {len(shared)} columns they share agree)"
+                ),
+                relation="a row the paper says is another table's prints that table's values",
+                operands=[a, b],
+                computed=hull([b.number.interval]),
+                why=f'the paper pairs the rows: "{words}"; the other row is the one printing the same numbers',
+                certainty="majority",
+                subject=a,
+                reason="the pairing is stated; which row of the other table it means is read from the numbers",
+            )
+        )
     return issues
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -222,7 +223,7 @@ def _stated_why(lines: list[Line]) -> str:
     return "; ".join(sources)
 
 
-def _majority(view: TableView, lines: list[Line], total_of, why: str) -> list[Issue]:  # type: ignore[no-untyped-def]
+def _majority(view: TableView, lines: list[Line], total_of: Callable[[Line], int], why: str) -> list[Issue]:
     mixed = len({x.share.decimals for x in lines}) > 1
     verdicts = [(x, _verdict(x.share, _share(x.count, total_of(x), x.share), mixed)) for x in lines]
     off = [x for x, v in verdicts if v == "off"]

@@ -72,6 +72,9 @@ def comparisons(view: TableView) -> list[Comparison]:
     ratios = ratio_columns(view)
     if len(groups) != 2 and len(ratios) == 2:
         return _ratio_comparisons(view, ratios)
+    pairs = neighbour_pairs(view)
+    if len(groups) != 2 and len(pairs) == 2:
+        return _neighbour_comparisons(view, pairs)
     if len(groups) != 2:
         return []
     (c1, _), (c2, _) = groups
@@ -119,6 +122,40 @@ def _ratio_comparisons(view: TableView, cols: list[int]) -> list[Comparison]:
         found.append(
             Comparison("counts", p[0], p[1], p[2], cells, view.row_labels.get(row, ""), (parts[0][1], parts[1][1]))
         )
+    return found
+
+
+_TOTAL_LEAF = re.compile(r"n|total|total n|n total|tested|no\.? tested|sample size|denominator|all", re.I)
+
+
+def neighbour_pairs(view: TableView) -> list[tuple[int, int]]:
+    """(count column, total column): a column headed as a total ("N", "Total", "Tested") whose left neighbour
+    prints whole counts no larger than it in every row: each row's two-by-two denominators sit beside its
+    counts."""
+    pairs = []
+    for col in view.value_cols:
+        if col - 1 not in view.value_cols or not _TOTAL_LEAF.fullmatch(view.leaf(col).strip()):
+            continue
+        rows = [r for r in view.body_rows if (r, col) in view.numbers and (r, col - 1) in view.numbers]
+        counts = [(view.numbers[(r, col - 1)], view.numbers[(r, col)]) for r in rows]
+        whole = all(not a.decimals and not b.decimals and not a.percent and 0 <= a.value <= b.value for a, b in counts)
+        if len(rows) >= 3 and whole:
+            pairs.append((col - 1, col))
+    return pairs
+
+
+def _neighbour_comparisons(view: TableView, pairs: list[tuple[int, int]]) -> list[Comparison]:
+    """One comparison per row: its counts over the totals beside them, its p-value in a "p" column."""
+    p_cols = [c for c in range(view.table.stub_cols, view.table.n_cols) if _P_LEAF.search(view.leaf(c).strip())]
+    found = []
+    for row in view.body_rows:
+        p = _p_cell(view, row, p_cols)
+        cells = [view.numbers.get((row, c)) for pair in pairs for c in pair]
+        if p is None or any(n is None for n in cells):
+            continue
+        counts = [Operand("count", (row, c), view.numbers[(row, c)]) for c, _ in pairs]
+        totals = tuple(int(view.numbers[(row, t)].value) for _, t in pairs)
+        found.append(Comparison("counts", p[0], p[1], p[2], counts, view.row_labels.get(row, ""), totals))  # type: ignore[arg-type]
     return found
 
 
