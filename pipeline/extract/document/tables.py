@@ -27,6 +27,7 @@ from pipeline.extract.regions.figures import STRONG_SIGNALS, figure_reasons, ove
 from pipeline.extract.regions.grow import Region, grow_region, side_scores
 from pipeline.extract.regions.outlines import outline_region
 from pipeline.extract.regions.panels import split_panels
+from pipeline.extract.regions.run_on import doubt_run_ons
 from pipeline.extract.regions.sides import choose_sides, settle_page
 from pipeline.extract.regions.uncaptioned import find_ruled_regions, may_hold_ruled_table
 from pipeline.extract.regions.whitespace import find_whitespace_regions
@@ -108,7 +109,7 @@ def _read(doc: pdfium.PdfDocument, index: int, settings: ExtractionSettings, str
         if not (named or (settings.find_uncaptioned and drawn)):
             return None
         read_chars(page, textpage, content, strokes)
-    return arrange_page(turn_page(content), settings)
+    return arrange_page(turn_page(content, settings.word_gap), settings)
 
 
 def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) -> tuple[list[Table], list[Figure]]:
@@ -138,8 +139,11 @@ def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) ->
 
 
 def _doubted(table: Table, layout: PageLayout, region: Region) -> Table:
-    """A captioned table drawn like a figure is kept (its caption names a table) but under the audit's
-    needs-check bar, with why; only strong signals count against a caption."""
+    """The doubts the layout found about the table's region, each capping its confidence with why; and a
+    captioned table drawn like a figure is kept (its caption names a table) but under the audit's needs-check
+    bar, with why; only strong signals count against a caption."""
+    for ceiling, why in region.doubts:
+        doubt(table, ceiling, why)
     captioned = region.caption is not None and region.lines  # (glyphs drawn as outlines are no figure's marks)
     reasons = figure_reasons(layout, region.bbox, STRONG_SIGNALS) if captioned else []
     if reasons:
@@ -188,7 +192,9 @@ def page_regions(
             if region.caption or _free_standing(region, layout):
                 kept.append(region)
         regions = kept
-    return sorted(_distinct(regions), key=lambda r: (r.top, r.x0)), figures
+    regions = _distinct(regions)
+    doubt_run_ons(regions, layout)
+    return sorted(regions, key=lambda r: (r.top, r.x0)), figures
 
 
 def _short_of_figure(layout: PageLayout, region: Region) -> Region:

@@ -130,7 +130,7 @@ def merge_body_lines(
             continue
         prev = _row_cells(placed, r - 1) if r - 1 >= header_rows else {}
         nxt = _row_cells(placed, r + 1)
-        if _is_group_label(cells, prev, nxt, numeric, r == header_rows):
+        if _is_group_label(cells, prev, nxt, numeric, r == header_rows) or _runs_over_values(cells, placed, numeric):
             label = cells[min(cells)]
             for p in cells.values():
                 if p is not label:
@@ -139,6 +139,23 @@ def merge_body_lines(
             label.col_span = n_cols - label.col
             groups.add(r)
             r += 1
+            continue
+        if (
+            r > 0
+            and _label_over_centred_values(cells, nxt, numeric)
+            and base[r + 1] - base[r] < 0.9 * (base[r] - base[r - 1])
+        ):
+            for col, p in cells.items():  # a label's first line, closer to the row under it than to the one above
+                host = nxt.get(col)
+                if host is None:
+                    p.row = r + 1
+                else:
+                    host.words[:0] = p.words
+                    placed.remove(p)
+            _drop_row(placed, r)
+            rows = rows[:r] + rows[r + 1 :]
+            base = [*base[:r], *base[r + 1 :]]
+            groups = {g - 1 if g > r else g for g in groups}
             continue
         if prev and set(prev) & numeric and base[r] - base[r - 1] <= 1.15 * pitch:
             for col, p in cells.items():
@@ -155,6 +172,25 @@ def merge_body_lines(
             continue
         r += 1
     return groups, rows
+
+
+def _label_over_centred_values(cells: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int]) -> bool:
+    """Words over a row that holds values and, besides them, words only in the same columns: the first line
+    of a label wrapped over two or more lines whose values are set centred on its lines (Word, InDesign),
+    when the line lies closer to that row than to the row above (a cell's lines are set closer than its
+    rows). A row with words of its own elsewhere (another label, a group's name) is a row of its own."""
+    words = set(nxt) - numeric
+    return bool(set(nxt) & numeric) and words <= set(cells) and not set(cells) & numeric
+
+
+def _runs_over_values(cells: dict[int, Placed], placed: list[Placed], numeric: set[int]) -> bool:
+    """A line of words alone in the stub that runs on over the place of the values beside it (a note or a
+    group's name set across the table): a row spanning the table, never the wrapped end of a stub cell."""
+    label = cells.get(0)
+    if label is None or len(cells) > 1:
+        return False
+    starts = [min(w.x0 for w in p.words) for p in placed if p.col in numeric and p.col_span == 1 and p.words]
+    return bool(starts) and max(w.x1 for w in label.words) > min(starts)
 
 
 def _label_over_numeric_stub(cells: dict[int, Placed]) -> bool:

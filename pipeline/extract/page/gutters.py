@@ -12,6 +12,8 @@ def find_gutters(lines: list[Line], page_width: float) -> list[float]:
 
     Only stretches of running text vote (table rows and full-width figures would blur the bands): a band
     in the inner part of the page that (almost) none of them crosses, with text on both sides, is a gutter.
+    Running text left of a gutter starts at the page's left text edge; a band whose left-hand stretches all
+    start well inside the page parts a table's columns (the second one's long cells), not the page's.
     """
     texts = [f for ln in lines for f in ln.pieces if f.x1 - f.x0 > 0.15 * page_width and len(f.words) >= 4]
     if len(texts) < 8:
@@ -31,13 +33,15 @@ def find_gutters(lines: list[Line], page_width: float) -> list[float]:
             if i - start >= 4 and start > 0 and i < len(cover):
                 gutters.append(lo + (start + i) / 2)
             start = None
-    return [g for g in gutters if _text_on_both_sides(texts, g)]
+    margin = min((ln.x0 for ln in lines if ln.x1 - ln.x0 > 0.2 * page_width), default=min(f.x0 for f in texts))
+    return [g for g in gutters if _text_on_both_sides(texts, g, margin, page_width)]
 
 
-def _text_on_both_sides(texts: list[Line], gutter: float) -> bool:
-    left = sum(1 for f in texts if gutter - 0.45 * (f.x1 - f.x0) - 20 <= f.x1 <= gutter)
+def _text_on_both_sides(texts: list[Line], gutter: float, margin: float, page_width: float) -> bool:
+    left = [f for f in texts if gutter - 0.45 * (f.x1 - f.x0) - 20 <= f.x1 <= gutter]
     right = sum(1 for f in texts if gutter <= f.x0 <= gutter + 20)
-    return min(left, right) >= 0.15 * len(texts)
+    from_margin = sum(f.x0 <= margin + 0.04 * page_width for f in texts if f.x1 <= gutter)
+    return min(len(left), right) >= 0.15 * len(texts) and from_margin >= 0.25 * len(left)
 
 
 def column_of(x0: float, x1: float, gutters: list[float], text_x0: float, text_x1: float) -> tuple[float, float]:

@@ -6,19 +6,36 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
+from pipeline.extract.page.words import build_words, group_lines
 from pipeline.extract.reading.chars import Char, PageContent
 from pipeline.extract.reading.graphics import Rule
+from pipeline.extract.regions.captions import bare_caption_label
 from pipeline.model import BBox, Table
 
 SIDEWAYS_SHARE = 0.5  # a page is turned when at least this share of its glyphs runs one way sideways
+CAPTIONED_SHARE = 0.1  # ... or this share, when a table caption stands among them and none in the upright text
 
 
-def turn_page(content: PageContent) -> PageContent:
-    """``content`` in the frame where most of its text reads left to right (itself when it already does)."""
-    turns = Counter(c.turn for c in content.chars)
+def turn_page(content: PageContent, word_gap: float) -> PageContent:
+    """``content`` in the frame where most of its text reads left to right (itself when it already does), or
+    where a table caption reads (a sideways table beside upright text: a reference list, a column of prose)."""
+    turns = Counter(c.turn for c in content.chars if c.turn in (90, 270))
     turn, n = turns.most_common(1)[0] if turns else (0, 0)
-    if turn not in (90, 270) or n < SIDEWAYS_SHARE * len(content.chars):
+    if not n or n < CAPTIONED_SHARE * len(content.chars):
         return content
+    turned = _turned(content, turn)
+    if n >= SIDEWAYS_SHARE * len(content.chars):
+        return turned
+    return turned if _names_a_table(turned, word_gap) and not _names_a_table(content, word_gap) else content
+
+
+def _names_a_table(content: PageContent, word_gap: float) -> bool:
+    """A line of the frame's upright text starts a table caption."""
+    words = build_words((c for c in content.chars if c.upright), word_gap)
+    return any(bare_caption_label(line.text) for line in group_lines(words))
+
+
+def _turned(content: PageContent, turn: int) -> PageContent:
     width, height = content.width, content.height
     return dataclasses.replace(
         content,

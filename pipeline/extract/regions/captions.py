@@ -112,13 +112,17 @@ def find_captions(lines: list[Line], rules: Sequence[Rule] = (), body_size: floa
         if i in used:
             continue
         label = line_caption_label(line, body_size)
+        numbered = label is None and line_caption_label(_past_line_number(line), body_size) is not None
+        if numbered:  # a manuscript's line number before the caption, on a page with too few to be dropped
+            line = _past_line_number(line)
+            label = line_caption_label(line, body_size)
         if label is None or _mid_sentence(line, lines[:i]):
             continue
         line = split_line(line, 2.0)[0]  # a caption holds no wide gap: past one, another column's text
         body = [line]
         bare = not re.sub(r"[\W_]", "", line.text.strip()[len(label) :])  # "Table 1." alone: its title follows
         for j in range(i + 1, len(lines)):
-            nxt = lines[j]
+            nxt = _past_line_number(lines[j]) if numbered else lines[j]
             first = (body[1] if len(body) > 1 else nxt) if bare else line  # the title may be set in another size
             if j in used or not _continues_caption(body[-1], nxt, first):
                 continue
@@ -156,6 +160,14 @@ def _continues_caption(prev: Line, nxt: Line, first: Line) -> bool:
     if not (left_aligned or centred):
         return False
     return max(nxt.gaps(), default=0.0) < 1.5 * nxt.size
+
+
+def _past_line_number(line: Line) -> Line:
+    """The line without a lone integer set apart at its start (a manuscript's line number in the margin)."""
+    pieces = line.pieces
+    if len(pieces) < 2 or not pieces[0].text.isdigit() or len(pieces[0].text) > 5:
+        return line
+    return Line([w for piece in pieces[1:] for w in piece.words])
 
 
 def _rule_between(a: Line, b: Line, rules: Sequence[Rule]) -> bool:

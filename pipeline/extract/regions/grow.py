@@ -29,6 +29,7 @@ class Region:
     rules: list[Rule] = field(default_factory=list)
     panel: str | None = None  # a panel of a multi-panel float: its sub-caption
     notes: list[str] = field(default_factory=list)  # why its extent is what it is
+    doubts: list[tuple[float, str]] = field(default_factory=list)  # (confidence ceiling, why) the page gives
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
@@ -270,8 +271,11 @@ def _walk(
     line_h = 1.2 * layout.body_size + layout.extra_leading
     frame: Rule | None = None  # the first long rule: the table's other rules share its extent
     for n, item in enumerate(items):
-        if isinstance(item, Line) and (
-            _is_stop_line(item, width, layout) or _ends_paragraph(item, items[n + 1 :], width, layout)
+        if (
+            isinstance(item, Line)
+            and (_is_stop_line(item, width, layout) or _ends_paragraph(item, items[n + 1 :], width, layout))
+            and not _wrapped_stub(item, accepted, items[n + 1 :])
+            and not _row_between_rules(item, items[n + 1 :], width, layout, frame)
         ):
             break
         limit = (settings.caption_gap if not accepted else settings.max_row_gap) * line_h
@@ -284,6 +288,53 @@ def _walk(
         accepted.append(item)
         edge = item.bottom if below else item.top
     return accepted
+
+
+def _wrapped_stub(line: Line, accepted: list[Item], rest: list[Item]) -> bool:
+    """A line that reads like prose but stays inside the stub column of the rows above it (it ends before their
+    values begin) is a row label wrapped over two or more lines when a value is set beside it (centred on the
+    label's lines) or the rows go on right under it; running text under a table fills its column and runs
+    over the values' place."""
+    if bare_caption_label(line.text) or is_figure_caption(line.text) or _CONTINUATION_NOTE.match(line.text):
+        return False
+    rows = [it for it in accepted if isinstance(it, Line) and is_tabular(it)][-3:]
+    if len(rows) < 2:
+        return False
+    values_at = min(row.pieces[1].x0 for row in rows) - line.size
+    stub_at = min(row.x0 for row in rows) - 2
+    if not (stub_at <= line.x0 and line.x1 < values_at):
+        return False
+    edge = line.bottom
+    for item in rest[:3]:  # the label's other lines, its value, the next row
+        if not isinstance(item, Line) or item.top - edge > 1.5 * line.size or item.x0 < stub_at:
+            return False
+        if item.x0 >= values_at or (is_tabular(item) and item.pieces[1].x0 >= values_at - line.size):
+            return True
+        if item.x1 > values_at:
+            return False  # a line running over the values' place: running text, not the label's next line
+        edge = max(edge, item.bottom)
+    return False
+
+
+def _row_between_rules(line: Line, rest: list[Item], width: float, layout: PageLayout, frame: Rule | None) -> bool:
+    """A line of words across a ruled table (a group's name, a note on the rows under it) is one of its rows
+    when the table has not closed: rows go on under it and then a rule of the table's own extent comes,
+    before any other line of running text. A paragraph under the table has more lines of prose; another
+    table's top rule comes with no rows before it."""
+    text = line.text
+    if frame is None or bare_caption_label(text) or is_figure_caption(text) or _CONTINUATION_NOTE.match(text):
+        return False
+    if _NOTE_START.match(text):
+        return False
+    rows = 0
+    for item in rest[:40]:
+        if isinstance(item, Rule) and _same_frame(item, frame):
+            return rows > 0
+        if isinstance(item, Line):
+            if _is_stop_line(item, width, layout):
+                return False
+            rows += is_tabular(item)
+    return False
 
 
 def _same_frame(rule: Rule, frame: Rule) -> bool:

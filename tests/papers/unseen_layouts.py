@@ -1,0 +1,277 @@
+"""Layouts that broke the extractor on papers it had never seen (issue 29), each with a look-alike that
+must read as before:
+
+- wrapped_labels: a table in one column of a two-column page whose long row labels wrap onto two lines,
+  their values centred beside them (Word and InDesign tables); the first line of such a label reads like
+  running text. Look-alike: the same table with short labels, running text right under it.
+- note_row: a booktabs table with a row of one long note across all its columns ("Models below were ..."),
+  which reads like running text; rows and the table's bottom rule follow it, so it is a row of the table.
+  Look-alike: the same table without the note row.
+- note_row_over_rule: the same with a rule right under the note row: nothing tells a note row from a line of
+  text between two tables, so the table is read in two parts, both doubted.
+- sideways_beside_references: a table set sideways in the left part of a portrait page, an upright reference
+  list beside it holding most of the glyphs. Look-alike: an upright table, a sideways notice in the margin.
+- numbered_caption: a manuscript's line numbers only beside a table's caption, too few to be dropped as the
+  page's numbering. Look-alike: a fully numbered page (test_extract_journals, line_numbers).
+- page_high_table: a table filling a page with no body text, its last column of short wordy cells (author,
+  year) beside a column of long descriptions; the channel between them runs down the whole page like a
+  page gutter. Look-alike: a full-width table over a page set in two columns of running text.
+
+    from papers.unseen_layouts import UNSEEN_LAYOUT_PAPERS, UNSEEN_LAYOUT_RENDERERS
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, FrameBreak, PageTemplate
+from reportlab.platypus import Frame as RLFrame
+from reportlab.platypus import Paragraph as RLParagraph
+
+from papers import tables
+from papers.features import feature_paper
+from papers.journal_layouts import FAM, Sideways, _around, _write
+from papers.prose import paragraphs
+from pipeline.fixtures.draw import TableFlowable
+from pipeline.fixtures.spec import Heading, NewPage, PaperSpec, PaperTruth, Paragraph, Span, TableSpec
+from pipeline.fixtures.truth import table_truth
+from pipeline.store import write_bytes
+
+DATASETS = (  # (name, sequences, share): some names long enough to wrap in a column-wide table
+    ("Human enhancers Cohn", "27,791", "(21)"),
+    ("Human non-TATA promoters", "36,131", "(28)"),
+    ("Mouse enhancers from the candidate cis-regulatory element registry of ENCODE", "1,210", "(1)"),
+    ("Drosophila enhancers Stark", "6,914", "(5)"),
+    ("Human open chromatin regions from the Ensembl regulatory build", "139,804", "(45)"),
+    ("Human regulatory elements", "289,061", "(92)"),
+    ("Coding versus intergenomic", "100,000", "(32)"),
+)
+
+
+def dataset_table(wrapped: bool) -> TableSpec:
+    """Datasets and their sizes: with ``wrapped``, the long names wrap onto two lines inside a column-wide
+    stub and the sizes sit centred on both lines; without, short names on one line each."""
+    names = [name if wrapped else name.split(" from ")[0].split(" regions")[0] for name, _, _ in DATASETS]
+    return TableSpec(
+        label="Table 1",
+        caption="Datasets of the benchmark and their sizes.",
+        rows=[
+            ["Dataset", "Sequences (%)"],
+            *([name, f"{n} {share}"] for name, (_, n, share) in zip(names, DATASETS, strict=True)),
+        ],
+        wrap_widths=[(0, 165.0)],
+        align="lr",
+        valign="middle",
+    )
+
+
+def wrapped_labels(wrapped: bool = True) -> PaperSpec:
+    body = [
+        NewPage(columns=2),
+        Heading("2 Data"),
+        Paragraph(paragraphs(1, start=5, length=3)[0]),
+        dataset_table(wrapped),
+        *(Paragraph(p) for p in paragraphs(3, start=8)),
+    ]
+    return feature_paper("Datasets of a Genomic Benchmark" if wrapped else "Datasets, Short Names", body)
+
+
+LIGANDS = (  # (domain, ligand, reference that reads like words)
+    ("EGFL", "fibronectin", "Hauzenberger and Prieto, 1992"),
+    ("FN 1-3", "tenascin-R", "Fischer and Schachner, 1997"),
+    ("FN 3", "perlecan", "Sriramarao and Yokosaki, 1993"),
+    ("FN 3-5", "syndecan-1", "Chung and Erickson, 1997"),
+    ("FN 6-8", "contactin", "Chiquet and Ehrismann, 1991"),
+    ("FN A-D", "glypican-1", "Julian and Matsuda, 1994"),
+    ("FN 7-8", "neurocan", "Tremble and Werb, 1994"),
+    ("FG", "phosphacan", "Aukhil and Erickson, 1993"),
+    ("TN-C", "annexin II", "Salmivirta and Barnea, 1991"),
+    ("TN-R", "heparin", "Rathien and Schachner, 1991"),
+)
+
+
+def ligand_table() -> TableSpec:
+    """Forty rows: a short domain, a one-line description of about the same length in every row (its right
+    edge and the references' left edge make a channel down the page), and a reference."""
+    rows = [["Domain", "Ligands and activities", "Reference"]]
+    for where in ("in vitro", "in vivo", "in situ", "in culture"):  # enough rows to fill the page
+        rows += [
+            [d, f"Binding of {ligand} to the domain and cell adhesion, {where}", ref] for d, ligand, ref in LIGANDS
+        ]
+    return TableSpec(
+        label="Table 2",
+        caption="Interactions of the domains with ligands, and the activities they support.",
+        rows=rows,
+        align="lll",
+        font_size=8.0,
+    )
+
+
+def page_high_table() -> PaperSpec:
+    body = [
+        Heading("2 Results"),
+        Paragraph("Table 2 lists the interactions. " + paragraphs(1, start=4, length=2)[0]),
+        NewPage(),
+        ligand_table(),
+        NewPage(),
+        *(Paragraph(p) for p in paragraphs(2, start=9)),
+    ]
+    return feature_paper("Domains and Their Ligands", body)
+
+
+def full_width_over_columns() -> PaperSpec:
+    """The look-alike: a full-width table heading a page set in two columns of running text."""
+    table = TableSpec(
+        label="Table 2",
+        caption="Interactions of the domains with ligands.",
+        rows=ligand_table().rows[:7],
+        align="lll",
+        font_size=8.0,
+    )
+    body = [Heading("2 Results"), NewPage(columns=2, top=table), *(Paragraph(p) for p in paragraphs(4, start=9))]
+    return feature_paper("Domains Over Two Columns", body)
+
+
+SCORES = (
+    ("NT-500M", "0.812", "0.774", "0.951"),
+    ("HyenaDNA", "0.798", "0.781", "0.958"),
+    ("Caduceus", "0.826", "0.792", "0.962"),
+    ("DNABERT-2", "0.805", "0.769", "0.947"),
+    ("GENA-LM", "0.817", "0.765", "0.955"),
+    ("Evo-7B", "0.829", "0.801", "0.966"),
+)
+NOTE = "Models below were pretrained on the multispecies genomes and fine-tuned on the same task splits"
+
+
+def note_row_table(note: bool, rule_after: bool = False) -> TableSpec:
+    """Six models on three tasks; with ``note``, a row of one long note spanning every column after the third
+    (and with ``rule_after``, a thin rule over the row under the note)."""
+    rows: list[list[str | None]] = [["Model", "Promoters", "Enhancers", "Splice sites"], *map(list, SCORES)]
+    spans = []
+    if note:
+        rows.insert(4, [NOTE, None, None, None])
+        spans = [Span(4, 0, 1, 4)]
+    return TableSpec(
+        label="Table 1",
+        caption="Accuracy of the models on three tasks.",
+        rows=rows,
+        spans=spans,
+        rule_above={5} if rule_after else set(),
+    )
+
+
+def note_row(note: bool = True, rule_after: bool = False) -> PaperSpec:
+    body = [
+        Heading("2 Results"),
+        Paragraph("Table 1 gives the accuracy. " + paragraphs(1, start=4, length=2)[0]),
+        note_row_table(note, rule_after),
+        *(Paragraph(p) for p in paragraphs(2, start=9)),
+    ]
+    return feature_paper("Models on Three Tasks" if note else "Models on Three Tasks, Plain", body)
+
+
+def unseen_layout_papers() -> dict[str, PaperSpec]:
+    """Fresh specs, keyed by layout: each kind first, its look-alike after."""
+    return {
+        "wrapped_labels": wrapped_labels(),
+        "short_labels": wrapped_labels(wrapped=False),
+        "note_row": note_row(),
+        "note_row_over_rule": note_row(rule_after=True),
+        "plain_rows": note_row(note=False),
+        "page_high_table": page_high_table(),
+        "full_width_over_columns": full_width_over_columns(),
+    }
+
+
+UNSEEN_LAYOUT_PAPERS: dict[str, PaperSpec] = unseen_layout_papers()
+
+
+def _two_frames(path: Path, left: list[Flowable], right: list[Flowable]) -> None:
+    """One letter page in two frames: a narrow left one (a sideways table fits there) and a right one."""
+    width, height = letter
+    frames = [
+        RLFrame(60, 60, 230, height - 120, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+        RLFrame(310, 60, width - 370, height - 120, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+    ]
+    out = io.BytesIO()
+    doc = BaseDocTemplate(out, pagesize=letter, invariant=1, title="Unseen layout")
+    doc.addPageTemplates([PageTemplate("two", frames)])
+    doc.build([*left, FrameBreak(), *right])
+    write_bytes(path, out.getvalue())
+
+
+def _references(n: int) -> list[Flowable]:
+    style = ParagraphStyle("refs", fontName=FAM.regular, fontSize=8, leading=9.5, spaceAfter=3)
+    return [RLParagraph(f"{k + 1}. {text}", style) for k, text in enumerate(paragraphs(n, start=2, length=1))]
+
+
+def _truth(path: Path, spec: TableSpec, part: TableFlowable) -> PaperTruth:
+    return PaperTruth(
+        title="Unseen layout",
+        pages=1,
+        tables=[table_truth(spec, [part], letter[1])],
+        headings=[],
+        text_paragraphs=[],
+    )
+
+
+def render_sideways_beside_references(path: Path) -> PaperTruth:
+    """A table turned a quarter left in the left part of a portrait page, its caption running up the page, and
+    an upright reference list beside it holding most of the page's glyphs."""
+    spec = tables.booktabs("Table 1")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    _two_frames(path, [Sideways(part)], _references(14))
+    return _truth(path, spec, part)
+
+
+def _margin_note(canvas: Canvas, _doc: BaseDocTemplate) -> None:
+    """A download notice running up the right margin (publishers stamp one on every page)."""
+    canvas.saveState()
+    canvas.setFont(FAM.regular, 7)
+    canvas.translate(letter[0] - 30, 80)
+    canvas.rotate(90)
+    for k, text in enumerate(paragraphs(3, start=6, length=1)):
+        canvas.drawString(0, -9 * k, text[:150])
+    canvas.restoreState()
+
+
+def render_upright_beside_margin_note(path: Path) -> PaperTruth:
+    """The look-alike: an upright captioned table amid running text, with a sideways notice in the margin (a
+    share of the page's glyphs run sideways, but no table caption among them)."""
+    spec = tables.small("Table 1", "Accuracy.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826"))
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    _write(path, _around(part), on_page=_margin_note)
+    return _truth(path, spec, part)
+
+
+def render_numbered_caption(path: Path) -> PaperTruth:
+    """A manuscript page holding a table, whose line numbers run only beside the caption (the table and the
+    space around it are not numbered): too few numbers to be taken for the page's numbering, each set apart
+    at the start of a caption line."""
+    spec = tables.booktabs("Supplementary Table 2")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    _write(path, [part])  # first without numbers, to find the caption's baseline
+    with pdfium.PdfDocument(path) as doc:
+        text = doc[0].get_textpage()
+        baseline = letter[1] - text.get_charbox(0)[1]  # the caption's first glyph: its bottom, top-left origin
+
+    def numbers(canvas: Canvas, _doc: BaseDocTemplate) -> None:
+        canvas.setFont(FAM.regular, 8)
+        for k in range(2):
+            canvas.drawRightString(50, letter[1] - baseline - 18 * k, str(794 + k))
+
+    _write(path, [part], on_page=numbers)
+    return _truth(path, spec, part)
+
+
+UNSEEN_LAYOUT_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
+    "sideways_beside_references": render_sideways_beside_references,
+    "upright_beside_margin_note": render_upright_beside_margin_note,
+    "numbered_caption": render_numbered_caption,
+}
