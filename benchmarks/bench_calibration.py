@@ -116,11 +116,12 @@ def truth_cells(truth: TableTruth) -> list[dict[str, Any]]:
 
 
 def fixture_papers() -> dict[str, Callable[[Path], PaperTruth]]:
-    """Every typeset paper with exact truth: the feature papers, the extra ones, the journal and figure layouts,
-    and the demo paper."""
+    """Every typeset paper with exact truth: the feature papers, the extra ones, the journal, figure and unseen-paper
+    layouts, and the demo paper."""
     from papers import EXTRA_FEATURE_PAPERS, FEATURE_PAPERS, render_side_by_side, render_unnamed_bold
     from papers.figure_layouts import FIGURE_LAYOUTS
     from papers.journal_layouts import JOURNAL_LAYOUTS
+    from papers.unseen_layouts import UNSEEN_LAYOUT_PAPERS, UNSEEN_LAYOUT_RENDERERS
 
     def paper(spec: Any) -> Callable[[Path], PaperTruth]:
         return lambda path: render_paper(spec, path)
@@ -129,10 +130,12 @@ def fixture_papers() -> dict[str, Callable[[Path], PaperTruth]]:
         write_demo_paper(path)
         return demo_truth()
 
-    renders = {name: paper(spec) for name, spec in {**FEATURE_PAPERS, **EXTRA_FEATURE_PAPERS}.items()}
+    specs = {**FEATURE_PAPERS, **EXTRA_FEATURE_PAPERS, **UNSEEN_LAYOUT_PAPERS}
+    renders = {name: paper(spec) for name, spec in specs.items()}
     renders |= {"side_by_side": render_side_by_side, "unnamed_bold": render_unnamed_bold, "demo": demo}
     renders |= {f"journal_{name}": render for name, render in JOURNAL_LAYOUTS.items()}
     renders |= {f"figure_{name}": render for name, (render, _signal) in FIGURE_LAYOUTS.items()}
+    renders |= {f"unseen_{name}": render for name, render in UNSEEN_LAYOUT_RENDERERS.items()}
     return renders
 
 
