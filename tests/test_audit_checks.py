@@ -40,10 +40,10 @@ def problems(findings: list[Finding], check: str | None = None) -> list[Finding]
 
 def test_checks_have_ids_severities_and_summaries() -> None:
     ids = [c.id for c in CHECKS]
-    # 17 audit checks (range-nesting, text-unit-scale, text-comparison-swapped, identifier-truncated among them), 8
-    # derived-* (derived-ratio the eighth)
-    assert len(ids) == len(set(ids)) == 25
-    assert sum(i.startswith("derived-") for i in ids) == 8
+    # 17 audit checks (range-nesting, text-unit-scale, text-comparison-swapped, identifier-truncated among them), 9
+    # derived-* (derived-sum and derived-ratio the newest)
+    assert len(ids) == len(set(ids)) == 26
+    assert sum(i.startswith("derived-") for i in ids) == 9
     assert all(c.severity in ("error", "warning", "info") and c.summary for c in CHECKS)
 
 
