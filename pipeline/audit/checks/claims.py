@@ -31,7 +31,7 @@ from pipeline.audit.checks.quantified import quantified_claims
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import Sentence, cited_tables, table_key
-from pipeline.catalogue import compact_label
+from pipeline.catalogue import compact_label, without_count
 from pipeline.numbers import Interval, PrintedNumber, parse_number
 
 _NUMBER = re.compile(r"(?<![\w.\-−±/])(?P<num>\d+\.\d+)(?P<pct>\s?%)?(?!\w|\.\d|\s?(?:[x×]|[KMBT]\b))")
@@ -46,7 +46,6 @@ _UNIT_AFTER = re.compile(
     r"[GMK]B\b|GPU|TPU|tokens?|params?|parameters?|times|fold|°|kb|bp|mb)",
     re.IGNORECASE,
 )
-_COUNT_NOTE = re.compile(r"\s*\(\s*(?:n\s*=\s*)?\d[\d,]*\s*\)\s*$", re.IGNORECASE)  # "Promoters (22)"
 _ABBREVIATED = re.compile(r"[^\W\d_]{3,}\.")  # "mod.", "methyl.": a word cut short
 _MIN_LABEL = 3  # characters a lower-case row or column label needs before a sentence can be said to name it
 _AVERAGE = re.compile(r"\b(?:average|averaged|mean|overall|on avg\.?)\b", re.IGNORECASE)
@@ -304,7 +303,7 @@ def _named_at(text: str, label: str) -> list[int]:
     count after the label ("Promoters (22)") is not part of it, and an abbreviated word ("Histone mod.") names
     any word it begins ("histone modification")."""
     label = _CITATION.sub("", label).strip()  # "ConvS2S [9]", "KGI (Glass et al., 2021)"
-    label = _COUNT_NOTE.sub("", label) or label
+    label = without_count(label)
     size = len(compact_label(label))
     if size < 2 or re.fullmatch(r"[\d.,%\s]+", label) or (size < _MIN_LABEL and label.lower() == label):
         return []
