@@ -92,7 +92,26 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
             issues.extend(quantified_claims(view, sentence, _named_at))
             for quote, pin in _mismatches(view, sentence.text, _bound(sentence.text, key, quotes), supported):
                 issues.append(_issue(view, sentence, quote, pin, supported))
-    return issues
+    return _one_per_misquote(issues)
+
+
+def _one_per_misquote(issues: list[Issue]) -> list[Issue]:
+    """One finding per misquoted cell: sentences repeating the same wrong number for it (a key finding and a
+    heading) are named beside the first."""
+    kept: dict[tuple[int, tuple[object, ...], str], Issue] = {}
+    out = []
+    for issue in issues:
+        quoted = issue.found.get("quoted") if isinstance(issue.found, dict) else None
+        if quoted is None or not issue.cells:
+            out.append(issue)
+            continue
+        key = (id(issue.table), tuple(issue.cells), str(quoted))
+        if key in kept:
+            kept[key].details.setdefault("also_said", []).append(issue.found["sentence"])
+            continue
+        kept[key] = issue
+        out.append(issue)
+    return out
 
 
 def _unlabelled_mismatches(views: list[TableView], sentence: Sentence, quotes: list[_Quote]) -> list[Issue]:
