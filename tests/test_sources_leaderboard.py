@@ -151,3 +151,13 @@ def test_a_readme_sentence_outside_the_tables_section_sets_no_scope() -> None:
     table.artifact = "source.md"
     text = PaperText([Sentence(0, "Bold marks the best of these models in each row.")])  # said of another table
     assert [f.check for f in run_checks(AuditInput("local:b", "0" * 64, [table], text=text)).findings] == []
+
+
+def test_a_misquote_repeated_in_a_heading_and_a_list_item_is_one_finding(
+    invoke: Invoke, workspace: Workspace, tmp_path: Path
+) -> None:
+    repeated = f"## Dorado-2.5B-MS is the strongest on splice sites ({PLANTED_QUOTE})\n"
+    repeated += f"- Dorado-2.5B-MS: strongest on splice sites ({PLANTED_QUOTE}).\n"
+    findings = _problems(_run(invoke, workspace, readme(planted=True) + repeated, tmp_path))
+    [claim] = [f for f in findings if f["check"] == "text-claim-mismatch"]
+    assert [s.startswith("Dorado-2.5B-MS") for s in claim["details"]["also_said"]] == [True, True]

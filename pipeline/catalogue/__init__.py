@@ -15,6 +15,8 @@ from pipeline.catalogue.model import (
     Range,
     compact_label,
     normalize_label,
+    slug,
+    without_count,
 )
 
 __all__ = [
@@ -33,4 +35,6 @@ __all__ = [
     "load_catalogue",
     "normalize_label",
     "resolve_catalogue_dir",
+    "slug",
+    "without_count",
 ]

@@ -26,6 +26,20 @@ def normalize_label(text: str) -> str:
     return _NON_WORD.sub(" ", folded).strip()
 
 
+# "Promoters (22)", "Enhancers (n = 8)": a count printed after a label (tasks, samples) is no part of its name
+_COUNT_NOTE = re.compile(r"\s*\(\s*(?:n\s*=\s*)?\d[\d,]*\s*\)\s*$", re.IGNORECASE)
+
+
+def without_count(label: str) -> str:
+    """The label without a count printed after it ("Promoters (22)" -> "Promoters")."""
+    return _COUNT_NOTE.sub("", label) or label
+
+
+def slug(text: str) -> str:
+    """An id made of a printed name ("GENERator-eukaryote-1.2b" -> "generator-eukaryote-1-2b")."""
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
+
+
 def compact_label(text: str) -> str:
     """:func:`normalize_label` without spaces, so "DNABERT-2", "DNABERT2" and "DNA-BERT2" compare equal."""
     return normalize_label(text).replace(" ", "")

@@ -4,10 +4,11 @@ is right into config/catalogue."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from pipeline.catalogue.model import slug
 
 Ranker = Callable[[str, str], list[dict[str, Any]]]  # (kind, printed label) -> [{"id", "name", "score"}], best first
 BenchmarkOf = Callable[[str], "tuple[str, str] | None"]  # catalogue dataset name -> (benchmark id, benchmark name)
@@ -57,10 +58,6 @@ def propose(
     return proposals
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
-
-
 def _configuration_entries(
     candidates: list[dict[str, Any]], new: list[dict[str, Any]], benchmark_of: BenchmarkOf
 ) -> list[dict[str, Any]]:
@@ -79,7 +76,7 @@ def _configuration_entries(
         benchmark_id, benchmark_name = next(iter(benchmarks))  # type: ignore[misc]
         entries.append(
             {
-                "id": f"{_slug(label)}-{benchmark_id}",
+                "id": f"{slug(label)}-{benchmark_id}",
                 "name": f"{label} ({benchmark_name})",
                 "model": label,
                 "benchmark": benchmark_id,

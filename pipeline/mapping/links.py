@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from pipeline.catalogue import Catalogue, MetricDef, QuantityDef, compact_label, normalize_label
+from pipeline.catalogue import Catalogue, MetricDef, QuantityDef, compact_label, normalize_label, without_count
 from pipeline.mapping.equivalents import same_data, task_names_elsewhere
 from pipeline.mapping.labels import (
     LabelMatcher,
@@ -26,8 +26,6 @@ AGGREGATE_WORDS = frozenset({"mean", "average", "avg", "overall"})
 # A parameter count printed under or beside a model name: "(252M)", "(1.2B)", "- 500M".
 _SIZE = re.compile(r"[(\[]?\s*~?\d+(?:[.,]\d+)?\s*[KMBT]\s*(?:params?|parameters)?\s*[)\]]?", re.IGNORECASE)
 # A model variant's size word: "GENA-LM-base" is the GENA-LM configuration.
-# "Promoters (22)", "Enhancers (n = 8)": a count printed after a label (tasks, samples) is no part of its name
-_COUNT_NOTE = re.compile(r"\s*\(\s*(?:n\s*=\s*)?\d[\d,]*\s*\)\s*$", re.IGNORECASE)
 _SIZE_WORD = re.compile(r"(?<![^\W_])(?:base|large|small|tiny|medium|mini|xl|xxl)(?![^\W_])", re.IGNORECASE)
 
 
@@ -117,7 +115,7 @@ class Linker:
         """Split a printed path into the names left for matching and the metrics, quantities and benchmarks it
         names (``extra``: other words printed in the row, read for metrics only)."""
         names, benchmarks, terms = [], [], []
-        for element in (_COUNT_NOTE.sub("", p) or p for p in printed):
+        for element in map(without_count, printed):
             benchmark = self.benchmark_by_name.get(normalize_label(element))
             if benchmark:
                 benchmarks.append(benchmark)

@@ -6,17 +6,12 @@ registry model stands for a configuration of every benchmark that has none of it
 from __future__ import annotations
 
 import dataclasses
-import re
 
-from pipeline.catalogue import Catalogue, ConfigurationDef
+from pipeline.catalogue import Catalogue, ConfigurationDef, slug
 from pipeline.mapping.links import Linker
 from pipeline.probe.models import ModelRegistry
 
 ORIGIN = "config/models.yaml"
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
 
 
 def with_registry_models(catalogue: Catalogue, registry: ModelRegistry) -> Catalogue:
@@ -32,7 +27,7 @@ def with_registry_models(catalogue: Catalogue, registry: ModelRegistry) -> Catal
                 continue
             added.append(
                 ConfigurationDef(
-                    id=f"{benchmark.id}-{_slug(entry.configuration)}",
+                    id=f"{benchmark.id}-{slug(entry.configuration)}",
                     name=f"{entry.configuration} ({benchmark.name})",
                     model=entry.configuration,
                     benchmark=benchmark.id,

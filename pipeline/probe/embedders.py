@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pipeline.errors import BadInputError
+from pipeline.probe.kinds import KINDS
 
 _CHUNK = 4096  # sequences per vectorised k-mer count (bounds memory on long sequences)
 _CODES = np.full(256, 255, dtype=np.uint8)
@@ -160,11 +161,11 @@ class EmbedderKind:
     make: Callable[[str, str, ModelOptions], Embedder]  # (spec, the part after ':', options)
 
 
-# The kinds of --model value, keyed by the part before ':'. A new embedder: its class and one line here.
+# The kinds of --model value, keyed by the part before ':' (named in pipeline/probe/kinds.py). A new embedder:
+# its class, its line there and its maker here.
+_MAKERS: dict[str, Callable[[str, str, ModelOptions], Embedder]] = {"kmer": _kmer, "null": _null, "hf": _hf}
 EMBEDDERS: dict[str, EmbedderKind] = {
-    "kmer": EmbedderKind("kmer:K", "normalised k-mer spectrum, the reference to beat", _kmer),
-    "null": EmbedderKind("null[:DIM]", "seeded random features, the control at chance", _null),
-    "hf": EmbedderKind("hf:PATH", "a local Hugging Face model folder (the models extra)", _hf),
+    name: EmbedderKind(form, summary, _MAKERS[name]) for name, (form, summary) in KINDS.items()
 }
 
 

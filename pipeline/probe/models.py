@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from pipeline.errors import ConfigError
 from pipeline.model import Record
-from pipeline.probe.embedders import EMBEDDERS
+from pipeline.probe.kinds import KINDS
 from pipeline.shipped import SHIPPED_CONFIG
 from pipeline.yamlio import read_yaml
 
@@ -36,7 +36,7 @@ _SCHEMA: dict[str, Any] = {
                 "properties": {
                     "configuration": {"type": "string", "minLength": 1},
                     "aliases": {"type": "array", "items": {"type": "string", "minLength": 1}},
-                    "embedder": {"type": "string", "pattern": "^(" + "|".join(EMBEDDERS) + ")(:.*)?$"},
+                    "embedder": {"type": "string", "pattern": "^(" + "|".join(KINDS) + ")(:.*)?$"},
                     "weights_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                     "revision": {"type": "string"},
                     "trust_remote_code": {"type": "boolean"},

@@ -41,21 +41,23 @@ COUNT_CLAIM = re.compile(
 
 
 def check_caption_counts(inp: AuditInput) -> list[Issue]:
-    return _panel_captions(inp) + _one_per_count(_caption_counts(inp) + _prose_counts(inp))
+    return _panel_captions(inp) + _one_per_count(_caption_counts(inp), _prose_counts(inp))
 
 
-def _one_per_count(issues: list[Issue]) -> list[Issue]:
-    """One finding per contradiction: the caption and every sentence that repeat the same wrong count of models
-    are one problem, reported at the first (a caption's before the prose's), the others named beside it."""
-    kept: dict[object, Issue] = {}
-    for issue in issues:
-        key = issue.expected["models"]
-        first = kept.setdefault(key, issue)
-        if first is not issue:
-            said = issue.details.get("sentence") or issue.details.get("caption") or ""
-            if said and said != first.details.get("caption"):
-                first.details.setdefault("also_said", []).append(said)
-    return list(kept.values())
+def _one_per_count(captions: list[Issue], prose: list[Issue]) -> list[Issue]:
+    """One finding per contradiction: a README's sentences repeating a wrong count of models join the caption
+    that says it (or the first sentence that does), named beside it; each caption stays its own finding."""
+    kept = list(captions)
+    for issue in prose:
+        claimed = issue.expected["models"]
+        first = next((k for k in kept if k.expected["models"] == claimed), None)
+        if first is None:
+            kept.append(issue)
+            continue
+        said = issue.details.get("sentence", "")
+        if said and said != first.details.get("caption"):
+            first.details.setdefault("also_said", []).append(said)
+    return kept
 
 
 def _caption_counts(inp: AuditInput) -> list[Issue]:

@@ -35,7 +35,7 @@ from pipeline.audit.checks.quantified import quantified_claims
 from pipeline.audit.context import AuditInput
 from pipeline.audit.tableview import Pos, TableView
 from pipeline.audit.text import Sentence
-from pipeline.catalogue import compact_label
+from pipeline.catalogue import compact_label, without_count
 from pipeline.numbers import Interval, PrintedNumber, parse_number
 
 _NUMBER = re.compile(r"(?<![\w.\-−±/])(?P<num>\d+\.\d+)(?P<pct>\s?%)?(?!\w|\.\d|\s?(?:[x×]|[KMBT]\b))")
@@ -50,7 +50,6 @@ _UNIT_AFTER = re.compile(
     r"[GMK]B\b|GPU|TPU|tokens?|params?|parameters?|times|fold|°|kb|bp|mb)",
     re.IGNORECASE,
 )
-_COUNT_NOTE = re.compile(r"\s*\(\s*(?:n\s*=\s*)?\d[\d,]*\s*\)\s*$", re.IGNORECASE)  # "Promoters (22)"
 _ABBREVIATED = re.compile(r"[^\W\d_]{3,}\.")  # "mod.", "methyl.": a word cut short
 _MIN_LABEL = 3  # characters a lower-case row or column label needs before a sentence can be said to name it
 _AVERAGE = re.compile(r"\b(?:average|averaged|mean|overall|on avg\.?)\b", re.IGNORECASE)
@@ -96,7 +95,26 @@ def check_text_claims(inp: AuditInput) -> list[Issue]:
     for sentence, keys in inp.text.in_scope():  # after a citation: only claims over every cell of a named line
         named = inp.named(keys, sentence.page)
         issues.extend(i for run in named.values() for i in quantified_claims(run[0], sentence, _named_at))
-    return issues
+    return _one_per_misquote(issues)
+
+
+def _one_per_misquote(issues: list[Issue]) -> list[Issue]:
+    """One finding per misquoted cell: sentences repeating the same wrong number for it (a key finding and a
+    heading) are named beside the first."""
+    kept: dict[tuple[int, tuple[object, ...], str], Issue] = {}
+    out = []
+    for issue in issues:
+        quoted = issue.found.get("quoted") if isinstance(issue.found, dict) else None
+        if quoted is None or not issue.cells:
+            out.append(issue)
+            continue
+        key = (id(issue.table), tuple(issue.cells), str(quoted))
+        if key in kept:
+            kept[key].details.setdefault("also_said", []).append(issue.found["sentence"])
+            continue
+        kept[key] = issue
+        out.append(issue)
+    return out
 
 
 def _unlabelled_mismatches(views: list[TableView], sentence: Sentence, quotes: list[_Quote]) -> list[Issue]:
@@ -307,7 +325,7 @@ def _named_at(text: str, label: str) -> list[int]:
     count after the label ("Promoters (22)") is not part of it, and an abbreviated word ("Histone mod.") names
     any word it begins ("histone modification")."""
     label = _CITATION.sub("", label).strip()  # "ConvS2S [9]", "KGI (Glass et al., 2021)"
-    label = _COUNT_NOTE.sub("", label) or label
+    label = without_count(label)
     size = len(compact_label(label))
     if size < 2 or re.fullmatch(r"[\d.,%\s]+", label) or (size < _MIN_LABEL and label.lower() == label):
         return []
