@@ -56,10 +56,12 @@ def direction_cue(text: str) -> str | None:
 
 def text_direction(inp: AuditInput, view: TableView) -> str | None:
     """The direction the sentences citing the table give its numbers ("accuracy", "lower error"), when they all
-    point one way: the text names what a table's bare headers do not."""
-    if inp.text is None or not view.table.label:
-        return None
-    return direction_cue(" ".join(s.text for s in inp.citing(view.table)))
+    point one way: the text names what a table's bare headers do not. A text source's table (a README's) is
+    spoken of by the rest of its section, which need not cite it by label."""
+    said = [s.text for s in inp.citing(view.table)] if inp.text is not None and view.table.label else []
+    if view.table.artifact and view.table.context:
+        said.append(view.table.context)
+    return direction_cue(" ".join(said)) if said else None
 
 
 # A name applied like a function ("f1(m)", "f2(x)") is a symbol of the paper's, not the metric.
