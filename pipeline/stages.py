@@ -72,7 +72,12 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         "map",
         "pipeline.mapping.stage:run",
-        inputs=("extracted/{sid}/tables.json", "config/catalogue/*.yaml", "config/overrides.yaml"),
+        inputs=(
+            "extracted/{sid}/tables.json",
+            "config/catalogue/*.yaml",
+            "config/overrides.yaml",
+            "config/models.yaml",  # registry models count as configurations
+        ),
         outputs=("extracted/{sid}/mapping.json",),
         help="Link rows and columns to the catalogue's datasets, metrics and configurations.",
     ),

@@ -14,6 +14,7 @@ from pipeline.catalogue.load import BUNDLED_DIR
 from pipeline.errors import ConfigError
 from pipeline.mapping.overrides import load_overrides
 from pipeline.model import Source, Table, TablesFile
+from pipeline.shipped import SHIPPED_CONFIG
 from pipeline.store import Workspace, write_json
 
 SID = "local:paper"
@@ -72,6 +73,16 @@ def test_rerun_is_skipped_and_forced_rerun_is_byte_identical(invoke, workspace) 
     forced = invoke("map", SID, "--force")
     assert forced.exit_code == 1
     assert path.read_bytes() == first
+
+
+def test_an_edited_model_registry_makes_the_map_redo(invoke, workspace) -> None:
+    """Models of config/models.yaml are configurations the map links to: a changed registry is a changed input."""
+    add_source(workspace, tables_file(results_table()))
+    assert invoke("map", SID).exit_code in (0, 1)
+    assert json_out(invoke("map", SID, "--json"))["results"][0]["status"] == "skipped"
+    shipped = SHIPPED_CONFIG / "models.yaml"
+    (workspace.config_dir / "models.yaml").write_text(shipped.read_text(encoding="utf-8") + "\n# edited\n")
+    assert json_out(invoke("map", SID, "--json"))["results"][0]["status"] != "skipped"
 
 
 def test_pins_win_and_are_reported_as_manual(invoke, workspace) -> None:
