@@ -19,10 +19,11 @@ import requests
 from click.testing import CliRunner
 
 from pipeline.cli import main
+from pipeline.model import Table
 from pipeline.release.records import read_source_records
 from pipeline.reproductions import reproductions_path, store_reproductions
 from pipeline.reviews import read_reviews, reviews_path
-from pipeline.serve.workspace_view import StoredRows
+from pipeline.serve.workspace_view import StoredRows, flagged_cells
 from pipeline.store import Workspace
 
 SID = "local:demo"
@@ -615,3 +616,12 @@ def test_a_record_view_says_how_its_value_was_reproduced(built: Path, tmp_path: 
             "reproduced: 0.912 [0.900, 0.930]"
         )
         assert server.get("/api/record", source=SID, id=other["id"]).json()["reproduction"] is None
+
+
+def test_a_finding_on_the_second_page_of_a_continued_table_is_marked_in_its_grid() -> None:
+    """A continued table's cells carry the page they are printed on: a finding pointing at a cell of its second
+    page marks that cell, and one pointing at another table printed under the same label does not."""
+    table = Table.from_grid([["Model", "MCC"], ["A", "0.61"], ["B", "0.52"]], label="Table 2", page=4)
+    table.continued_pages = [5]
+    finding = {"locators": ["0123456789ab:p5:Table2:r2:c1", "0123456789ab:p9:Table2:r1:c1"]}
+    assert flagged_cells(table, finding) == [(2, 1)]

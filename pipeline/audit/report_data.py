@@ -8,7 +8,6 @@ from typing import Any
 
 from pipeline.audit.checks.base import SEVERITIES
 from pipeline.audit.context import TableIndex, table_key_of
-from pipeline.audit.context import locator_position as locator_position  # the workbench reads it here
 from pipeline.audit.findings import SEVERITY_ORDER
 from pipeline.model import Finding, Record, Table, where_printed
 from pipeline.reviews import FINDING, STATUS_AFTER, ReviewEntry

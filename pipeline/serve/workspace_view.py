@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.audit.checks.base import SEVERITIES
-from pipeline.audit.context import table_key_of
-from pipeline.audit.report_data import locator_position
+from pipeline.audit.context import locator_position, table_key_of, table_parts
 from pipeline.errors import BadInputError
 from pipeline.model import Table
 from pipeline.release.records import read_source_records, records_path
@@ -123,12 +122,13 @@ def table_of(ws: Workspace, source_id: str, finding: dict[str, Any]) -> Table | 
 
 
 def flagged_cells(table: Table, finding: dict[str, Any]) -> list[tuple[int, int]]:
-    """(row, col) of the finding's cells in its table."""
-    key = table_key_of(table)
+    """(row, col) of the finding's cells in its table, on any page it runs over (a continued table's cells carry
+    the page they are printed on)."""
+    parts = set(table_parts(table))
     cells = []
     for locator in finding.get("locators", []):
         position = locator_position(locator)
-        if position and position[0] == key:
+        if position and position[0] in parts:
             cells.append((position[1], position[2]))
     return cells
 
