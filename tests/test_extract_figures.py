@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 from papers import tables
-from papers.figure_layouts import FIGURE_LAYOUTS, LinePlot, render_data_beside_chart, render_plot_over_uncaptioned_table
+from papers.figure_layouts import (
+    FIGURE_LAYOUTS,
+    LinePlot,
+    render_data_beside_chart,
+    render_plot_over_uncaptioned_table,
+    render_table_under_plots,
+)
 from papers.journal_layouts import BODY, FAM, _around, _paper, _write
 from reportlab.platypus import Paragraph as RLParagraph
 
@@ -124,3 +130,29 @@ def test_a_table_beside_its_bar_chart_is_cut_from_it(tmp_path: Path) -> None:
     (figure,) = found.figures
     assert "5 bars of one thickness from one baseline" in figure.reason
     assert figure.bbox[0] > table.bbox[2] and figure.bbox[2] > 490  # the bars run on past their labels
+
+
+def test_a_captioned_table_under_plots_is_kept_doubted_with_both_reasons(tmp_path: Path) -> None:
+    """Issue 29 kind 10: a full-grid table under its own 'Table 1.' caption in the right column, under a page of
+    plots and their figure caption; the caption sits on one line with the left column's text. The figure signal
+    (aligned text beside a figure caption) and the table signal (its caption) conflict: the table is kept at
+    needs-check confidence, both reasons written on it, never dropped silently."""
+    truth = render_table_under_plots(tmp_path / "under_plots.pdf")
+    found = extract_tables(tmp_path / "under_plots.pdf")
+    (table,) = found.tables
+    assert table.label == "Table 1" and table.caption.startswith("Table 1. Accuracy on Human Enhancers")
+    assert table.grid() == truth.tables[0].cells
+    assert table.confidence == FIGURE_LIKE_CONFIDENCE < AuditSettings().needs_check_below
+    (why,) = [n for n in table.notes if "names a table" in n]
+    assert "its own caption 'Table 1." in why and "beside the figure caption 'Figure 1." in why
+    assert found.figures == []
+
+
+def test_the_same_grid_under_plots_without_a_table_caption_is_no_table(tmp_path: Path) -> None:
+    """The look-alike: the same page with the grid printed under no caption of its own is aligned text by a
+    figure caption, set apart as part of the figure as before; nothing of the plots becomes a table."""
+    render_table_under_plots(tmp_path / "uncaptioned.pdf", captioned=False)
+    found = extract_tables(tmp_path / "uncaptioned.pdf")
+    assert found.tables == []
+    (figure,) = found.figures
+    assert "beside the figure caption 'Figure 1." in figure.reason

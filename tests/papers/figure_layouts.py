@@ -5,41 +5,50 @@ it. Each renderer writes the PDF and returns its truth (the table only: the figu
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image
+from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
-from reportlab.platypus import Flowable
+from reportlab.platypus import BaseDocTemplate, Flowable, FrameBreak, PageTemplate
+from reportlab.platypus import Frame as RLFrame
+from reportlab.platypus import Paragraph as RLParagraph
 
 from papers import tables
-from papers.journal_layouts import FAM, _around, _paper, _whole, _write
+from papers.journal_layouts import BODY, FAM, _around, _paper, _whole, _write
+from papers.prose import paragraphs
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.spec import PaperTruth
+from pipeline.fixtures.truth import table_truth
+from pipeline.store import write_bytes
 
 SERIES = (0.62, 0.55, 0.7)  # accuracy at the shortest length, per model
 
 
 class LinePlot(Flowable):
-    """Accuracy against sequence length in two panels side by side (human, mouse): axes with ticks, tick labels
-    0-1.0 and 50-100, axis titles, one polyline with round markers per model. The two panels' tick labels
-    share their baselines, so they stand in columns like a table's numbers."""
+    """Accuracy against sequence length in panels side by side (by default two: human, mouse): axes with ticks,
+    tick labels 0-1.0 and 50-100, axis titles, one polyline with round markers per model. The panels' tick
+    labels share their baselines, so they stand in columns like a table's numbers."""
 
-    PANEL = 200.0
+    def __init__(self, titles: tuple[str, ...] = ("(a) Human", "(b) Mouse"), panel: float = 200.0) -> None:
+        super().__init__()
+        self.titles, self.panel = titles, panel
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        self.width, self.height = 2 * self.PANEL + 20, 190.0
+        self.width, self.height = len(self.titles) * (self.panel + 20) - 20, 190.0
         return self.width, self.height
 
     def draw(self) -> None:
-        for panel, title in enumerate(("(a) Human", "(b) Mouse")):
-            self._panel(panel * (self.PANEL + 20), title, panel)
+        for panel, title in enumerate(self.titles):
+            self._panel(panel * (self.panel + 20), title, panel)
 
     def _panel(self, x0: float, title: str, shift: int) -> None:
         c = self.canv
-        left, bottom, right, top = x0 + 50.0, 40.0, x0 + self.PANEL - 5, self.height - 15
+        left, bottom, right, top = x0 + 50.0, 40.0, x0 + self.panel - 5, self.height - 15
         c.setLineWidth(0.6)
         c.line(left, bottom, right, bottom)
         c.line(left, bottom, left, top)
@@ -215,3 +224,30 @@ def render_data_beside_chart(path: Path) -> list[list[str]]:
     """The table beside its chart; returns the table's grid (it has no caption, so no PaperTruth label)."""
     _write(path, _around(DataBesideChart()))
     return [["Model", "Accuracy"], *([name, f"{value:.3f}"] for name, value in DataBesideChart.ROWS)]
+
+
+def render_table_under_plots(path: Path, captioned: bool = True) -> PaperTruth:
+    """An arXiv results page: two rows of plots across the top over their 'Figure 1.' caption, then two columns,
+    running text on the left and on the right a small full-grid table under its own 'Table 1.' caption, the
+    figure caption's last line right above it. Without ``captioned`` the table is printed with no caption (the
+    look-alike: aligned text by a figure caption, under axis ticks)."""
+    spec = tables.small(
+        "Table 1", "Accuracy on Human Enhancers Cohn.", "Accuracy", ("0.812", "0.806", "0.798", "0.817", "0.826")
+    )
+    spec = dataclasses.replace(spec, rules="grid", separator=".")
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption if captioned else "", "column")
+    caption = RLParagraph("Figure 1. Accuracy against sequence length for three models on four species.", BODY)
+    width, height = letter
+    frames = [
+        RLFrame(72, 320, width - 144, height - 392, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+        RLFrame(72, 72, 222, 244, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+        RLFrame(318, 72, 222, 244, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+    ]
+    plots = [LinePlot(), LinePlot(("(c) Fly", "(d) Yeast"))]
+    out = io.BytesIO()
+    doc = BaseDocTemplate(out, pagesize=letter, invariant=1, title="Journal layout")
+    doc.addPageTemplates([PageTemplate("plots", frames)])
+    doc.build([*plots, caption, FrameBreak(), RLParagraph(paragraphs(1, start=3)[0], BODY), FrameBreak(), part])
+    write_bytes(path, out.getvalue())
+    truth = [table_truth(spec, [part], height)]
+    return PaperTruth(title="Journal layout", pages=1, tables=truth, headings=[], text_paragraphs=[])

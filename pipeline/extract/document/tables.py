@@ -21,7 +21,7 @@ from pipeline.extract.page.turned import page_box, to_page_frame, turn_page
 from pipeline.extract.reading.chars import mostly_sideways, open_page, open_pdf, page_text, read_chars, read_graphics
 from pipeline.extract.reading.ocr import image_region, read_image_tables
 from pipeline.extract.reading.weight import StrokeCache
-from pipeline.extract.regions.captions import Caption, bare_caption_label, is_figure_caption
+from pipeline.extract.regions.captions import Caption, bare_caption_label, caption_label, is_figure_caption
 from pipeline.extract.regions.figure_cuts import cut_before_figure, split_beside_figure
 from pipeline.extract.regions.figures import STRONG_SIGNALS, figure_reasons, overlap
 from pipeline.extract.regions.grow import Region, grow_region, side_scores
@@ -180,13 +180,18 @@ def page_regions(
         regions += find_ruled_regions(layout, regions)
         regions += find_whitespace_regions(layout, regions)
         kept = []
+        claimed = {id(w) for c in page.captions for ln in c.lines for w in ln.words}  # (each caption names one table)
         for region in regions:
             reasons = _figure_reasons(region, layout)
             alone = region.caption is None and _in_body(region, layout) and not _by_figure(region, layout)
             beside = split_beside_figure(layout, region) if alone else None
+            caption = _table_caption_by(region, layout, claimed) if reasons and beside is None else None
             if beside is not None:  # a table beside a chart: the table kept, the chart set apart
                 region, figure_box = beside
                 figures.append(_figure(layout, figure_box, figure_reasons(layout, figure_box)))
+            elif caption is not None:
+                claimed |= {id(w) for ln in caption[0].lines for w in ln.words}
+                region = _kept_for_caption(region, caption, reasons)
             elif reasons:
                 figures.append(_figure(layout, region.bbox, reasons))
                 continue
@@ -272,6 +277,39 @@ def _figure_reasons(region: Region, layout: PageLayout) -> list[str]:
     caption = _figure_caption_near(region, layout, beside_only=True)
     beside = [f"aligned text beside the figure caption '{caption[:40]}'"] if caption is not None else []
     return beside + figure_reasons(layout, region.bbox)
+
+
+def _table_caption_by(region: Region, layout: PageLayout, claimed: set[int]) -> tuple[Caption, str] | None:
+    """A table caption of its own right above or below a region with none: its label starts a piece of a column
+    line (a caption set beside another column's text, on a page whose columns were not told apart, is read as
+    part of that text's line), with the pieces under it that continue it; and where the caption lies. A caption
+    ``claimed`` (found on the page, or by a region before) names its own table."""
+    reach = 3 * layout.body_size
+    pieces = [p for ln in layout.column_lines for p in ln.pieces if p.x1 > region.x0 and p.x0 < region.x1]
+    for piece in sorted(pieces, key=lambda p: min(abs(region.top - p.bottom), abs(p.top - region.bottom))):
+        label = caption_label(piece.text)
+        above = region.top - reach <= piece.bottom <= region.top + 1
+        below = region.bottom - 1 <= piece.top <= region.bottom + reach
+        if label is None or not (above or below) or any(id(w) in claimed for w in piece.words):
+            continue
+        body = [piece]
+        for nxt in sorted(pieces, key=lambda p: p.top):
+            after = 0 < nxt.top - body[-1].bottom <= 0.9 * piece.size and abs(nxt.x0 - piece.x0) <= 2
+            if after and (not above or nxt.bottom <= region.top + 1):
+                body.append(nxt)
+        caption = Caption(label, " ".join(b.text for b in body), body)
+        return caption, "above" if above else "below"
+    return None
+
+
+def _kept_for_caption(region: Region, caption: tuple[Caption, str], reasons: list[str]) -> Region:
+    """A region drawn or placed like part of a figure that has a table caption of its own: the two signals
+    conflict, so the table is kept under its caption below the audit's needs-check bar, with both reasons
+    (a captioned table is never dropped silently)."""
+    found, position = caption
+    why = f"its own caption '{found.text[:40]}' names a table, yet it looks like part of a figure"
+    doubts = [*region.doubts, (FIGURE_LIKE_CONFIDENCE, f"{why} ({'; '.join(reasons)}): kept, to be checked")]
+    return dataclasses.replace(region, caption=found, caption_position=position, doubts=doubts)
 
 
 def _figure(layout: PageLayout, box: tuple[float, float, float, float], reasons: list[str]) -> Figure:
