@@ -15,8 +15,8 @@ must read as before:
   page's numbering. Look-alike: a fully numbered page (test_extract_journals, line_numbers).
 - three_across / three_across_narrow: three captioned tables across a page, their captions starting on one
   line; in the narrow one the captions fill their shares, an ordinary space or two apart, so only the
-  caption starts part them: each table is read under its own label (doubted where its own rules do not end
-  it). Look-alikes: one wide table whose long caption names another table mid-line; a table beside a figure
+  caption starts part them: each table is read under its own label, the two an ordinary space apart doubted.
+  Look-alikes: one wide table whose long caption names another table mid-line; a table beside a figure
   caption on its line.
 - page_high_table: a table filling a page with no body text, its last column of short wordy cells (author,
   year) beside a column of long descriptions; the channel between them runs down the whole page like a
@@ -297,7 +297,7 @@ def render_three_across_narrow(path: Path) -> PaperTruth:
     """Captions long enough to fill their shares, the shares 4 pt apart: no gap wider than an em parts them."""
     parts = _across(
         [
-            "Accuracy of each model on Human Enhancers Cohn, after fine-tuning.",
+            "Accuracy of each model on Human Enhancers Cohn, fine-tuned with the default recipe.",
             "Training time in GPU hours on one A100 for every model.",
             "Parameters of each model, in millions, as reported.",
         ]

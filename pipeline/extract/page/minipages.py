@@ -38,7 +38,7 @@ def find_bands(lines: list[Line], size: float, reach: float = 12.0) -> list[Band
     for a, b in permutations(starts, 2):
         if a.x1 >= b.x0 or abs(a.top - b.top) > reach * size:
             continue
-        same_line = abs(a.top - b.top) < 0.5 * size and b.x0 - a.x1 < size
+        same_line = abs(a.top - b.top) < 0.5 * size
         band = _band_between(ordered, a, b, size, NARROW_GAP * size if same_line else size)
         if band is not None and not any(o.splits(band.top, band.top) and abs(o.x - band.x) < size for o in bands):
             bands.append(band)
