@@ -24,7 +24,7 @@ class Band:
     top: float
     bottom: float
     width: float = 0.0  # of the widest free strip: the narrowest gap a line is cut at
-    narrow: bool = False  # narrower than an em: the split is a guess the tables under it should doubt
+    narrow: bool = False  # parts lines narrower than an em apart: a guess the tables under it should doubt
 
     def splits(self, top: float, bottom: float) -> bool:
         return self.top - 1 <= top and bottom <= self.bottom + 1
@@ -83,7 +83,16 @@ def _band_between(lines: list[Line], a: Line, b: Line, size: float, need: float)
     while last + 1 < len(lines) and _widest(trial := _block(free, lo, lines[last + 1]))[1] >= need:
         last, free = last + 1, trial
     start, width = _widest(free)
-    return Band(lo + start + width / 2, lines[first].top, lines[last].bottom, width, width < size)
+    x = lo + start + width / 2
+    bridged = any(_bridges(ln, x, size) for ln in lines[first : last + 1])
+    return Band(x, lines[first].top, lines[last].bottom, width, width < size and bridged)
+
+
+def _bridges(line: Line, x: float, size: float) -> bool:
+    """The line has words either side of ``x`` less than an em apart: only the band parts them."""
+    left = [w for w in line.words if w.x1 <= x]
+    right = [w for w in line.words if w.x0 >= x]
+    return bool(left and right) and right[0].x0 - left[-1].x1 < size
 
 
 def _block(free: list[bool], lo: float, line: Line) -> list[bool]:
