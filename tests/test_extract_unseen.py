@@ -29,7 +29,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, 
     return out
 
 
-DOUBTED = {"note_row_over_rule"}  # read as two tables, each doubted
+DOUBTED = {"note_row_over_rule", "three_across_narrow"}  # read as two tables, each doubted; parted in doubt
 
 
 @pytest.mark.parametrize("name", sorted({*UNSEEN_LAYOUT_PAPERS, *UNSEEN_LAYOUT_RENDERERS} - DOUBTED))
@@ -103,3 +103,16 @@ def test_a_sideways_table_beside_upright_text_is_read_turned(rendered: dict) -> 
     assert bottom - top > x1 - x0  # the table runs up the page
     _, _, upright = rendered["upright_beside_margin_note"]
     assert not any("read turned" in note for table in upright.tables for note in table.notes)
+
+
+def test_captions_an_ordinary_space_apart_part_their_tables_in_doubt(rendered: dict) -> None:
+    """Three caption starts on one line part three tables even with no gap wider than an em between them;
+    each is read under its own label, but where one ends and the next begins is a guess: doubted."""
+    _, paper, found = rendered["three_across_narrow"]
+    assert sorted(t.label for t in found.tables) == ["Table 1", "Table 2", "Table 3"]
+    for truth in paper.tables:
+        (table,) = [t for t in found.tables if t.label == truth.label]
+        assert table.grid() == truth.cells
+        assert table.caption == truth.caption
+    doubted = {t.label for t in found.tables if t.confidence < 0.8 and any("less than an em" in n for n in t.notes)}
+    assert doubted == {"Table 1", "Table 2"}  # the captions an ordinary space apart; Tables 2 and 3 an em apart

@@ -13,6 +13,11 @@ must read as before:
   list beside it holding most of the glyphs. Look-alike: an upright table, a sideways notice in the margin.
 - numbered_caption: a manuscript's line numbers only beside a table's caption, too few to be dropped as the
   page's numbering. Look-alike: a fully numbered page (test_extract_journals, line_numbers).
+- three_across / three_across_narrow: three captioned tables across a page, their captions starting on one
+  line; in the narrow one the captions fill their shares, an ordinary space or two apart, so only the
+  caption starts part them: each table is read under its own label, the two an ordinary space apart doubted.
+  Look-alikes: one wide table whose long caption names another table mid-line; a table beside a figure
+  caption on its line.
 - page_high_table: a table filling a page with no body text, its last column of short wordy cells (author,
   year) beside a column of long descriptions; the channel between them runs down the whole page like a
   page gutter. Look-alike: a full-width table over a page set in two columns of running text.
@@ -22,6 +27,7 @@ must read as before:
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -35,8 +41,9 @@ from reportlab.platypus import Frame as RLFrame
 from reportlab.platypus import Paragraph as RLParagraph
 
 from papers import tables
+from papers.extra_features import _SideBySide
 from papers.features import feature_paper
-from papers.journal_layouts import FAM, Sideways, _around, _write
+from papers.journal_layouts import BODY, FAM, Sideways, _alone, _around, _paper, _write
 from papers.prose import paragraphs
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.spec import Heading, NewPage, PaperSpec, PaperTruth, Paragraph, Span, TableSpec
@@ -270,7 +277,52 @@ def render_numbered_caption(path: Path) -> PaperTruth:
     return _truth(path, spec, part)
 
 
+SHARES = ("0.812", "0.806", "0.798", "0.817", "0.826")
+
+
+def _across(captions: list[str]) -> list[TableFlowable]:
+    specs = [
+        tables.small(f"Table {k + 1}", caption, column, SHARES)
+        for k, (caption, column) in enumerate(zip(captions, ("Accuracy", "GPU hours", "Params"), strict=False))
+    ]
+    return [TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "column") for spec in specs]
+
+
+def render_three_across(path: Path) -> PaperTruth:
+    parts = _across(["Accuracy on enhancers.", "Training time in GPU hours.", "Parameters of each model."])
+    return _paper(path, [p.spec for p in parts], parts, _around(_SideBySide(*parts)))
+
+
+def render_three_across_narrow(path: Path) -> PaperTruth:
+    """Captions long enough to fill their shares, the shares 4 pt apart: no gap wider than an em parts them."""
+    parts = _across(
+        [
+            "Accuracy of each model on Human Enhancers Cohn, fine-tuned with the default recipe.",
+            "Training time in GPU hours on one A100 for every model.",
+            "Parameters of each model, in millions, as reported.",
+        ]
+    )
+    return _paper(path, [p.spec for p in parts], parts, _around(_SideBySide(*parts, gap=4.0)))
+
+
+def render_caption_naming_a_table(path: Path) -> PaperTruth:
+    spec = tables.booktabs("Table 3")
+    caption = "Accuracy of every model on each task, fine-tuned as for Table 2: Figure 3 plots the same runs."
+    return _alone(path, dataclasses.replace(spec, caption=caption))
+
+
+def render_beside_figure_caption(path: Path) -> PaperTruth:
+    """A small table, and beside it, on its caption's line, the caption of a figure drawn in the same float."""
+    (part,) = _across(["Accuracy on enhancers."])
+    figure = RLParagraph("Figure 2: Accuracy against sequence length for each model and task.", BODY)
+    return _paper(path, [part.spec], [part], _around(_SideBySide(part, figure)))
+
+
 UNSEEN_LAYOUT_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
+    "three_across": render_three_across,
+    "three_across_narrow": render_three_across_narrow,
+    "caption_naming_a_table": render_caption_naming_a_table,
+    "beside_figure_caption": render_beside_figure_caption,
     "sideways_beside_references": render_sideways_beside_references,
     "upright_beside_margin_note": render_upright_beside_margin_note,
     "numbered_caption": render_numbered_caption,

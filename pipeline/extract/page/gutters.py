@@ -65,11 +65,13 @@ def cut_at_gutters(lines: list[Line], gutters: list[float]) -> list[Line]:
     return sorted(out, key=lambda ln: (ln.baseline, ln.x0))
 
 
-def cut_line(ln: Line, gutter: float) -> list[Line]:
+def cut_line(ln: Line, gutter: float, narrowest: float | None = None) -> list[Line]:
+    """The line in its parts either side of ``gutter``, where the gap there is at least ``narrowest`` points
+    (an em unless told: narrower is an ordinary word space)."""
     if any(w.x0 < gutter < w.x1 for w in ln.words):
         return [ln]
     left = [w for w in ln.words if w.x1 <= gutter]
     right = [w for w in ln.words if w.x0 >= gutter]
-    if left and right and right[0].x0 - left[-1].x1 < 1.0 * ln.size:
+    if left and right and right[0].x0 - left[-1].x1 < min(narrowest or ln.size, ln.size):
         return [ln]
     return [Line(part) for part in (left, right) if part]

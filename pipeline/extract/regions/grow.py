@@ -37,6 +37,7 @@ class Region:
 
 
 Item = Line | Rule
+NARROW_BAND_CONFIDENCE = 0.7  # tables parted at a gap narrower than an em may hold a column of their neighbour
 
 
 def _top(item: Item) -> float:
@@ -260,7 +261,10 @@ def grow_region(layout: PageLayout, caption: Caption, settings: ExtractionSettin
     x1 = max([ln.x1 for ln in lines] + [r.x1 for r in rules])
     top = min(it.top for it in accepted)
     bottom = max(it.bottom for it in accepted)
-    return Region(x0, top, x1, bottom, caption, "above" if below else "below", lines, rules, notes=notes)
+    region = Region(x0, top, x1, bottom, caption, "above" if below else "below", lines, rules, notes=notes)
+    if any(b.narrow and b.splits(caption.top, caption.top) and span[0] - 1 <= b.x <= span[1] + 1 for b in layout.bands):
+        region.doubts.append((NARROW_BAND_CONFIDENCE, "beside another caption less than an em away: parted there"))
+    return region
 
 
 def _walk(
