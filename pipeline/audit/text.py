@@ -53,11 +53,6 @@ class PaperText:
     captions: dict[str, str] = field(default_factory=dict)  # table key ("3", "S1") -> caption text
     figure_captions: dict[str, str] = field(default_factory=dict)  # figure number ("3", "S2") -> caption text
 
-    def citing(self, label: str | None) -> list[Sentence]:
-        """Sentences that refer to the table with this label ("Table 3 reports ...")."""
-        key = table_key(label)
-        return [s for s in self.sentences if key and key in cited_tables(s.text)]
-
     def in_scope(self) -> list[tuple[Sentence, set[str]]]:
         """Sentences that cite no table or figure but follow, in the same block of text, one that cites tables:
         they speak of those tables ("Table 3 reports calibration. Calibration. ECE is below 0.05 on all
