@@ -5,18 +5,22 @@ finding is needs-check, under 0.8 an error becomes a warning). Nothing here look
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
 from pipeline.extract.confidence.score import doubt
+from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.rows import value_shape
 from pipeline.extract.grid.structure import Grid
+from pipeline.extract.grid.style import is_bold, is_italic
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
 from pipeline.extract.regions.grow import Region
 from pipeline.model import Table
-from pipeline.numbers import parse_number
+from pipeline.numbers import looks_numeric, parse_number
 
 MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies the confidence by this
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
@@ -178,6 +182,76 @@ def numbers_in_header(ev: Evidence) -> str | None:
     return None
 
 
+def unmarked_header(ev: Evidence) -> str | None:
+    """A header band ends where the page marks it: a rule under its last row (a rule under every row marks only a
+    first row), a change of type (bold, italic, size) from the header to the first body row, or a change of kind
+    (labels in words over values). Where nothing marks it, rows read as header may be data or header rows may be
+    read as body; a header row that prints the body's kind of cell in every column is a data row; and a captioned
+    table with no header row at all may have lost it (printed as a picture, or with the part before)."""
+    grid = ev.grid
+    h = grid.header_rows
+    if h == 0:
+        lost = ev.region.caption is not None and not grid.group_rows
+        return (
+            "no header row read: the header may be lost (a picture, or printed with the part before)" if lost else None
+        )
+    if h >= grid.n_rows:
+        return None
+    texts = grid.text_grid()
+    body = texts[h]
+    shapes = [value_shape(t) for t in body if t.strip()]
+    for r in range(1, h):
+        if "text" not in shapes and [value_shape(t) for t in texts[r] if t.strip()] == shapes:
+            return f"header row {r + 1} prints values like the body's first row: data rows may be read as header"
+    last = [p for p in grid.placed if p.row < h and p.row + p.row_span == h]
+    first = [p for p in grid.placed if p.row == h]
+    second = [p for p in grid.placed if p.row == h + 1]
+    if not last or not first:
+        return None
+    if _rule_between(ev, last, first) and (h == 1 or not (second and _rule_between(ev, first, second))):
+        return None  # a rule under the header; under every row, it leaves the first row the header by convention
+    if Counter(map(_style, last)).most_common(1)[0][0] != Counter(map(_style, first)).most_common(1)[0][0]:
+        return None
+    labels = grid.filled_grid()[h - 1]
+    values = [c for c in range(grid.n_cols) if looks_numeric(body[c]) and labels[c].strip()]
+    if values and 2 * sum(not looks_numeric(labels[c]) for c in values) > len(values):
+        return None  # labels in words over most of the values
+    return f"nothing marks where the header ends (no rule, type or kind of cell changes under row {h})"
+
+
+def _rule_between(ev: Evidence, upper: list[Placed], lower: list[Placed]) -> bool:
+    """A rule across at least half the table between the two rows of cells."""
+    top = max(w.bottom for p in upper for w in p.words)
+    bottom = min(w.top for p in lower for w in p.words)
+    x0, x1 = ev.region.x0, ev.region.x1
+    return any(
+        top - 1 <= r.y <= bottom + 1 and min(r.x1, x1) - max(r.x0, x0) >= 0.5 * (x1 - x0) for r in ev.layout.hrules
+    )
+
+
+def _style(p: Placed) -> tuple[bool, bool, float]:
+    return is_bold(p.words), is_italic(p.words), round(max(w.size for w in p.words))
+
+
+def symbol_in_number(ev: Evidence) -> str | None:
+    """A number is set in one font; a glyph inside it set in a font of its own, at the same size, between two
+    digits, is a symbol (±, −, ×) from a symbol font whose codes the PDF leaves as plain characters: the cell reads
+    a digit or letter where the page shows a sign ('726688' for '726±88'), and its value is wrong."""
+    for p in ev.grid.placed:
+        for word in p.words:
+            chars = word.chars
+            for a, b, c in zip(chars, chars[1:], chars[2:], strict=False):
+                odd = _face(b.font) != _face(a.font) == _face(c.font) and b.text.isascii() and not b.text.isspace()
+                if odd and a.text.isdigit() and c.text.isdigit() and abs(b.size - a.size) <= 0.1 * a.size:
+                    return f"'{word.text}' sets '{b.text}' in a font of its own inside a number: a symbol read as text?"
+    return None
+
+
+def _face(font: str) -> str:
+    """A font's name without its subset tag ('ABCDEF+Times-Roman')."""
+    return font.split("+", 1)[-1]
+
+
 def two_numbers(ev: Evidence) -> str | None:
     """A cell holds one value: where several cells of a column print two plain numbers side by side, two columns
     were read as one."""
@@ -239,6 +313,8 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "header line repeated": (0.75, header_line_repeated),
     "numbers in header": (0.6, numbers_in_header),
     "two numbers": (0.7, two_numbers),
+    "unmarked header": (0.7, unmarked_header),
+    "symbol in number": (0.7, symbol_in_number),
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
 }

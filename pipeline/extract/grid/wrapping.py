@@ -7,13 +7,16 @@ from itertools import pairwise
 from statistics import median
 
 from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.headers import BARE_SPREAD
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.grid.spans import row_baselines
 from pipeline.extract.grid.style import is_bold, is_italic
 from pipeline.extract.page.words import Word, join_words
+from pipeline.extract.reading.graphics import Rule
 from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
+WRAP_LEADING = 1.5  # baseline step of a wrapped label's lines, in ems (levels are set further apart)
 _SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
 
 
@@ -39,7 +42,9 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
         centred = [p for p in upper.values() if p.row_span == 2 and p.col_span == 1]  # set across both lines
         cells = [p for p in [*upper.values(), *lower.values()] if p not in centred]
         simple = all(p.col_span == 1 and p.row_span == 1 for p in cells)
-        quantities = all(_QUANTITY.match(t) or _SAMPLE_SIZE.match(t) for t in map(_text, lower.values()))
+        quantities = all(
+            _QUANTITY.match(t) or _SAMPLE_SIZE.match(t) or BARE_SPREAD.match(t) for t in map(_text, lower.values())
+        )
         restyled = sum(_style(upper[c].words) != _style(p.words) for c, p in lower.items() if c in upper)
         if lower and simple and set(lower) <= set(upper) - {p.col for p in centred} and not quantities:
             if restyled * 2 >= len(lower):  # another font under each label: another level, not a wrapped line
@@ -82,6 +87,38 @@ def join_open_brackets(placed: list[Placed], rows: list[Row], header_rows: int) 
         rows = rows[:r] + rows[r + 1 :]
         header_rows -= 1
     return header_rows, rows
+
+
+def join_bottom_set_labels(
+    placed: list[Placed], rows: list[Row], header_rows: int, hrules: list[Rule]
+) -> tuple[int, list[Row]]:
+    """Labels set flush with the body (bottom-aligned) all end on the header's last line; those that wrap
+    start on the line above it, one column each, at the usual leading and in the same style (most of them), with no rule
+    between the lines (a rule, a label over several columns or another font makes the upper line a level
+    of its own). Those first lines are part of the labels under them.
+
+    Returns the new number of header rows and the remaining rows."""
+    r = header_rows - 2
+    if r < 0:
+        return header_rows, rows
+    upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
+    if not upper or not set(upper) <= set(lower) or len(lower) <= len(upper):
+        return header_rows, rows
+    if any(p.col_span != 1 or p.row_span != 1 or lower[c].col_span != 1 for c, p in upper.items()):
+        return header_rows, rows
+    if 2 * sum(_style(p.words) != _style(lower[c].words) for c, p in upper.items()) >= len(upper):
+        return header_rows, rows  # another font over most labels: another level
+    base = row_baselines(rows)
+    if base[r + 1] - base[r] > WRAP_LEADING * rows[r + 1].size:
+        return header_rows, rows
+    x0, x1 = min(w.x0 for p in upper.values() for w in p.words), max(w.x1 for p in upper.values() for w in p.words)
+    if any(rows[r].bottom - 1 <= h.y <= rows[r + 1].top + 1 and h.x0 < x1 and x0 < h.x1 for h in hrules):
+        return header_rows, rows
+    for col, p in upper.items():
+        lower[col].words[:0] = p.words
+        placed.remove(p)
+    _drop_row(placed, r)
+    return header_rows - 1, rows[:r] + rows[r + 1 :]
 
 
 def _unclosed(text: str) -> bool:

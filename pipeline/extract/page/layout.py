@@ -92,9 +92,17 @@ def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayo
 
 
 def body_bounds(content: PageContent) -> tuple[float, float]:
-    """The band between the running head (and its rule) and the page number."""
+    """The band between the running head (and its rule) and the page number. A rule that vertical rules hang
+    from or cross is part of a framed table set high on the page, not the rule under a running head."""
     top, bottom = 0.055 * content.height, 0.95 * content.height
-    head_rules = [r for r in content.drawing.hrules if r.y < 0.09 * content.height and r.length > 0.3 * content.width]
+    vertical = [r for r in content.drawing.rules if not r.horizontal]
+    head_rules = [
+        r
+        for r in content.drawing.hrules
+        if r.y < 0.09 * content.height
+        and r.length > 0.3 * content.width
+        and not any(r.x0 - 1 <= v.x <= r.x1 + 1 and v.top - 1.5 <= r.y <= v.bottom + 1.5 for v in vertical)
+    ]
     if head_rules:
         top = max(top, min(r.bottom for r in head_rules) + 0.5)
     return top, bottom
