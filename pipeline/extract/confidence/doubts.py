@@ -190,18 +190,16 @@ def unmarked_header(ev: Evidence) -> str | None:
     table with no header row at all may have lost it (printed as a picture, or with the part before)."""
     grid = ev.grid
     h = grid.header_rows
+    texts = grid.text_grid()
     if h == 0:
-        lost = ev.region.caption is not None and not grid.group_rows
-        return (
-            "no header row read: the header may be lost (a picture, or printed with the part before)" if lost else None
-        )
+        lost = ev.region.caption is not None and grid.n_rows >= 2 and _shapes(texts[0]) == _shapes(texts[1])
+        return "it starts with a data row: its header may be lost (a picture, or printed before)" if lost else None
     if h >= grid.n_rows:
         return None
-    texts = grid.text_grid()
     body = texts[h]
-    shapes = [value_shape(t) for t in body if t.strip()]
+    shapes = _shapes(body)
     for r in range(1, h):
-        if "text" not in shapes and [value_shape(t) for t in texts[r] if t.strip()] == shapes:
+        if "text" not in shapes and _shapes(texts[r]) == shapes:
             return f"header row {r + 1} prints values like the body's first row: data rows may be read as header"
     last = [p for p in grid.placed if p.row < h and p.row + p.row_span == h]
     first = [p for p in grid.placed if p.row == h]
@@ -219,6 +217,11 @@ def unmarked_header(ev: Evidence) -> str | None:
     return f"nothing marks where the header ends (no rule, type or kind of cell changes under row {h})"
 
 
+def _shapes(row: list[str]) -> list[str]:
+    """Each cell's kind ('text', or a number by its decimals), blank cells included."""
+    return [value_shape(t) if t.strip() else "" for t in row]
+
+
 def _rule_between(ev: Evidence, upper: list[Placed], lower: list[Placed]) -> bool:
     """A rule across at least half the table between the two rows of cells."""
     top = max(w.bottom for p in upper for w in p.words)
@@ -234,14 +237,15 @@ def _style(p: Placed) -> tuple[bool, bool, float]:
 
 
 def symbol_in_number(ev: Evidence) -> str | None:
-    """A number is set in one font; a glyph inside it set in a font of its own, at the same size, between two
-    digits, is a symbol (±, −, ×) from a symbol font whose codes the PDF leaves as plain characters: the cell reads
-    a digit or letter where the page shows a sign ('726688' for '726±88'), and its value is wrong."""
+    """A number is set in one font; a digit or letter inside it set in a font of its own, at the same size, between
+    two digits (not a point: TeX sets a number's point in its math font), is a symbol (±, −, ×) from a symbol font
+    whose codes the PDF leaves as plain characters: the cell reads a digit where the page shows a sign ('726688'
+    for '726±88'), and its value is wrong."""
     for p in ev.grid.placed:
         for word in p.words:
             chars = word.chars
             for a, b, c in zip(chars, chars[1:], chars[2:], strict=False):
-                odd = _face(b.font) != _face(a.font) == _face(c.font) and b.text.isascii() and not b.text.isspace()
+                odd = _face(b.font) != _face(a.font) == _face(c.font) and b.text.isascii() and b.text.isalnum()
                 if odd and a.text.isdigit() and c.text.isdigit() and abs(b.size - a.size) <= 0.1 * a.size:
                     return f"'{word.text}' sets '{b.text}' in a font of its own inside a number: a symbol read as text?"
     return None

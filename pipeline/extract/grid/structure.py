@@ -21,6 +21,7 @@ from pipeline.extract.grid.spans import settle_row_spans
 from pipeline.extract.grid.stacked import panel_blocks
 from pipeline.extract.grid.straddle import straddling_segments
 from pipeline.extract.grid.wrapping import (
+    close_open_labels,
     join_bottom_set_labels,
     join_header_lines,
     join_open_brackets,
@@ -95,6 +96,7 @@ def build_grid(
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
+    close_open_labels(placed, header_rows)
     header_rows, rows = join_bottom_set_labels(placed, rows, header_rows, hrules)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
     joined = False

@@ -32,7 +32,8 @@ def _drop_row(placed: list[Placed], r: int) -> None:
 
 def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
     """Header lines that continue the line above cell for cell ('Ours-JFT' over '(ViT-H/14)') are one
-    header row, with the labels set centred across both lines; a line of quantities under names
+    header row, with the labels set centred across both lines (a group label with nothing under it yet, its
+    sub-labels on a later line, does not stop them); a line of quantities under names
     ('(252M)', '(n = 41)'), or of labels in another font (metrics under bold task names), stays a row of its own.
 
     Returns the new number of header rows and the remaining rows."""
@@ -40,7 +41,8 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
     while r < header_rows - 1:
         upper, lower = _row_cells(placed, r), _row_cells(placed, r + 1)
         centred = [p for p in upper.values() if p.row_span == 2 and p.col_span == 1]  # set across both lines
-        cells = [p for p in [*upper.values(), *lower.values()] if p not in centred]
+        groups = [p for p in upper.values() if p.col_span > 1 and not _under(p, lower)]  # sub-labels come later
+        cells = [p for p in [*upper.values(), *lower.values()] if p not in centred and p not in groups]
         simple = all(p.col_span == 1 and p.row_span == 1 for p in cells)
         quantities = all(
             _QUANTITY.match(t) or _SAMPLE_SIZE.match(t) or BARE_SPREAD.match(t) for t in map(_text, lower.values())
@@ -61,6 +63,11 @@ def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -
             continue
         r += 1
     return header_rows, rows
+
+
+def _under(p: Placed, cells: dict[int, Placed]) -> bool:
+    """Some cell of the row below stands in the columns the cell spans."""
+    return any(q.col < p.col + p.col_span and p.col < q.col + q.col_span for q in cells.values())
 
 
 def join_open_brackets(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
@@ -87,6 +94,21 @@ def join_open_brackets(placed: list[Placed], rows: list[Row], header_rows: int) 
         rows = rows[:r] + rows[r + 1 :]
         header_rows -= 1
     return header_rows, rows
+
+
+def close_open_labels(placed: list[Placed], header_rows: int) -> None:
+    """A label leaving a bracket open ('Average length (number of') goes on in the cell under it that closes it
+    ('residues/tokens)'), even where the other labels of that line are sub-labels of a group: the closing line
+    is part of the label, which spans both rows."""
+    for r in range(header_rows - 1):
+        lower = _row_cells(placed, r + 1)
+        for p in [q for q in placed if q.row == r and q.col_span == 1 and q.row_span == 1]:
+            below = lower.get(p.col)
+            text = _text(below) if below is not None else ""
+            if below is not None and below.col_span == 1 and _unclosed(_text(p)) and text.count(")") > text.count("("):
+                p.words.extend(below.words)
+                p.row_span = 2
+                placed.remove(below)
 
 
 def join_bottom_set_labels(
