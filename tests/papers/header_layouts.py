@@ -4,6 +4,8 @@
   Look-alike: the same labels set from the top (the wrapped ones end on the line below the others).
 - three_level_header: a group over sub-groups over column labels, each level ruled under its groups: three header
   rows. Look-alike of the joining above (every level's labels sit one per column in their own lines).
+- open_bracket_label: a label wrapped onto three lines beside a group label, its bracket closing on the line of
+  the group's sub-labels: the closing line is part of the label. Look-alike: the label on one line.
 - spread_row: a row of bare spreads ('±2%', '± SD') under the column labels, the precision of every value under
   them: a header row. Look-alike: a first data row all in words (no values) under a ruled header.
 - headerless_bands: a framed table whose header is not printed with it (printed as a picture, or on the page
@@ -67,6 +69,26 @@ def spread_row() -> TableSpec:
     """The column labels, then a row printing each column's precision ('±0.04 ns') over an empty stub."""
     rows = [LABELS, ["", "±0.02", "±0.04 ns", "", "±2%", "± SD"], *[list(p) for p in PROTEINS]]
     return TableSpec(label="Table 1", caption=CAPTION, rows=rows, header_rows=2)
+
+
+def open_bracket_label(wrapped: bool = True) -> TableSpec:
+    """A group label over three sub-labels beside a label wrapped onto three lines whose bracket closes on the
+    sub-labels' line ('Average length (number of' ... 'residues)'); not ``wrapped``, the label fits one line."""
+    rows = [
+        ["Task", "Number of sequences", None, None, "Average length (number of residues)"],
+        [None, "Train", "Validation", "Test", None],
+        *[[name, a, b, c, d] for name, a, b, c, d in DATASET_SIZES],
+    ]
+    spans = [Span(0, 0, 2, 1), Span(0, 1, 1, 3), Span(0, 4, 2, 1)]
+    widths = [(4, 60.0)] if wrapped else []
+    return TableSpec(label="Table 2", caption="Datasets.", rows=rows, header_rows=2, spans=spans, wrap_widths=widths)
+
+
+DATASET_SIZES = (
+    ("GFP", "21,446", "5,362", "27,217", "237.0"),
+    ("AAV", "28,626", "3,181", "50,776", "736.3"),
+    ("GB1", "2,691", "299", "5,743", "265.0"),
+)
 
 
 def words_first_row() -> TableSpec:
@@ -242,6 +264,8 @@ HEADER_LAYOUTS = {  # name: (spec, how it is printed)
     "spread_row": (spread_row, TableFlowable),
     "spread_row_under_rule": (spread_row, RuleOverLastHeaderRow),
     "words_first_row": (words_first_row, TableFlowable),
+    "open_bracket_label": (open_bracket_label, TableFlowable),
+    "one_line_label": (lambda: open_bracket_label(wrapped=False), TableFlowable),
     "banded": (banded, TableFlowable),
     "unruled_bold_header": (lambda: strains(bold_header=True), Unruled),
     "unruled_over_values": (lambda: strains(values=True), Unruled),

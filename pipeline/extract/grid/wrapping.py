@@ -102,13 +102,25 @@ def close_open_labels(placed: list[Placed], header_rows: int) -> None:
     is part of the label, which spans both rows."""
     for r in range(header_rows - 1):
         lower = _row_cells(placed, r + 1)
-        for p in [q for q in placed if q.row == r and q.col_span == 1 and q.row_span == 1]:
-            below = lower.get(p.col)
+        upper: dict[int, list[Placed]] = {}
+        for q in placed:
+            if q.row == r and q.col_span == 1 and q.row_span == 1:
+                upper.setdefault(q.col, []).append(q)  # lines of one label placed apart
+        for col, cells in upper.items():
+            p, below = cells[0], lower.get(col)
+            words = sorted((w for q in cells for w in q.words), key=lambda w: (round(w.baseline), w.x0))
             text = _text(below) if below is not None else ""
-            if below is not None and below.col_span == 1 and _unclosed(_text(p)) and text.count(")") > text.count("("):
-                p.words.extend(below.words)
-                p.row_span = 2
-                placed.remove(below)
+            if (
+                below is None
+                or below.col_span != 1
+                or not _unclosed(join_words(words))
+                or text.count(")") <= text.count("(")
+            ):
+                continue
+            p.words = words + below.words
+            p.row_span = 2
+            for q in [*cells[1:], below]:
+                placed.remove(q)
 
 
 def join_bottom_set_labels(
