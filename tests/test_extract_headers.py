@@ -11,6 +11,7 @@ import pytest
 from papers.header_layouts import (
     HEADER_LAYOUTS,
     Headerless,
+    PointInMathFont,
     SymbolAsDigit,
     TightTop,
     Unruled,
@@ -116,3 +117,10 @@ def test_a_framed_table_high_on_the_page_keeps_its_header(tmp_path: Path) -> Non
     truth = render_table(spec, tmp_path / "high.pdf", TightTop, high=True).tables[0]
     table = _only_table(tmp_path / "high.pdf")
     assert table.header_rows == 1 and table.grid() == truth.cells
+
+
+def test_a_point_in_a_font_of_its_own_is_no_symbol(tmp_path: Path) -> None:
+    truth = render_table(measured(), tmp_path / "point.pdf", PointInMathFont).tables[0]
+    table = _only_table(tmp_path / "point.pdf")
+    assert table.grid() == truth.cells
+    assert table.confidence >= SURE and not _doubts(table), table.notes

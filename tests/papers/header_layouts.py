@@ -218,16 +218,25 @@ class SymbolAsDigit(TableFlowable):
     """Each '±' drawn as the code of a digit ('6') in a font of its own, as old typesetters set signs through a
     symbol font whose codes the PDF leaves unmapped (Courier stands in for that font here)."""
 
+    sign, code = "±", "6"
+
     def _text(self, line: TextLine) -> None:
-        before, sign, after = line.text.partition("±")
-        if not sign:
+        before, sign, after = line.text.partition(self.sign)
+        if not sign or not before[-1:].isdigit():
             super()._text(line)
             return
         x = line.x
-        for font, piece in ((FAM.regular, before), ("Courier", "6"), (FAM.regular, after)):
+        for font, piece in ((FAM.regular, before), ("Courier", self.code), (FAM.regular, after)):
             self.canv.setFont(font, line.size)
             self.canv.drawString(x, self.height - line.baseline, piece)
             x += stringWidth(piece, font, line.size)
+
+
+class PointInMathFont(SymbolAsDigit):
+    """The look-alike: each number's point set in a font of its own (TeX sets '$0.81$' with the math font's
+    point), mapped as the point it is."""
+
+    sign, code = ".", "."
 
 
 def render_table(
