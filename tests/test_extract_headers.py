@@ -124,3 +124,28 @@ def test_a_point_in_a_font_of_its_own_is_no_symbol(tmp_path: Path) -> None:
     table = _only_table(tmp_path / "point.pdf")
     assert table.grid() == truth.cells
     assert table.confidence >= SURE and not _doubts(table), table.notes
+
+
+JOURNALS2 = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "journals2" / "papers"
+
+
+@pytest.mark.skipif(not JOURNALS2.is_dir(), reason="needs ../shared/corpus/journals2")
+@pytest.mark.parametrize(
+    ("paper", "label", "reason"),
+    [
+        ("plos_one_cfp_t65s", "Table 1", "font of its own"),  # '726±88' read '726688': its signs in a symbol font
+        ("biorxiv_plm_finetuning", "Table 2", "note under the table"),  # its '*' note read as the last row
+    ],
+)
+def test_a_misread_journal_table_says_so(paper: str, label: str, reason: str) -> None:
+    (table,) = [t for t in extract_tables(JOURNALS2 / f"{paper}.pdf").tables if t.label == label]
+    assert table.confidence < DOUBT and any(reason in d for d in _doubts(table)), table.notes
+
+
+@pytest.mark.skipif(not JOURNALS2.is_dir(), reason="needs ../shared/corpus/journals2")
+def test_the_four_level_header_of_a_plos_table_is_read() -> None:
+    """Labels set flush with the body over a precision row under the header rule: the four header rows are the
+    groups, the sub-groups, the labels (their first lines joined) and the spreads."""
+    (table,) = extract_tables(JOURNALS2 / "plos_one_cfp_t65s.pdf").tables
+    assert table.header_rows == 4
+    assert table.grid()[0][2] == "Quantum Yield" and table.grid()[3][3] == "±0.04 ns"

@@ -91,6 +91,15 @@ DATASET_SIZES = (
 )
 
 
+NOTE = "* One prediction for each protein, or for each residue in Disorder and SecStr."
+
+
+def noted() -> TableSpec:
+    """The datasets with their note ('* One prediction ...') under the bottom rule."""
+    rows = [["Task", "Train", "Validation", "Test", "Length"], *[list(d) for d in DATASET_SIZES]]
+    return TableSpec(label="Table 2", caption="Datasets.", rows=rows, note=NOTE)
+
+
 def words_first_row() -> TableSpec:
     """The look-alike: under the ruled labels, a first data row of words (a protein not measured)."""
     rows = [LABELS, ["EBFP", "dim", "not measured", "n.d.", "none", "none"], *[list(p) for p in PROTEINS]]
@@ -275,6 +284,7 @@ HEADER_LAYOUTS = {  # name: (spec, how it is printed)
     "words_first_row": (words_first_row, TableFlowable),
     "open_bracket_label": (open_bracket_label, TableFlowable),
     "one_line_label": (lambda: open_bracket_label(wrapped=False), TableFlowable),
+    "note_under_rule": (noted, TableFlowable),
     "banded": (banded, TableFlowable),
     "unruled_bold_header": (lambda: strains(bold_header=True), Unruled),
     "unruled_over_values": (lambda: strains(values=True), Unruled),

@@ -236,6 +236,24 @@ def _style(p: Placed) -> tuple[bool, bool, float]:
     return is_bold(p.words), is_italic(p.words), round(max(w.size for w in p.words))
 
 
+NOTE_MARKS = re.compile(r"^(?:[*†‡§¶#]+|[a-z]|Note:?|Notes:?)$")  # what starts a table note
+
+
+def note_as_row(ev: Evidence) -> str | None:
+    """A table's notes follow its last row: a mark ('*', '†', 'a') or 'Note' and running text across the table.
+    A last row whose first cell is such a mark (or starts with one) and whose text runs on as a sentence over most
+    columns is a note read as a row: the grid has a row, and maybe a column, the table does not."""
+    grid = ev.grid
+    last = sorted((p for p in grid.placed if p.row == grid.n_rows - 1), key=lambda p: p.col)
+    if not last or grid.n_rows - 1 < grid.header_rows + 1:
+        return None
+    words = " ".join(join_words(p.words) for p in last).split()
+    wide = max(p.col_span for p in last) >= 0.6 * grid.n_cols
+    if wide and NOTE_MARKS.match(words[0]) and len(words) >= 8:
+        return f"the last row ('{' '.join(words[:4])} ...') reads as a note under the table: read as a row?"
+    return None
+
+
 def symbol_in_number(ev: Evidence) -> str | None:
     """A number is set in one font; a digit or letter inside it set in a font of its own, at the same size, between
     two digits (not a point: TeX sets a number's point in its math font), is a symbol (±, −, ×) from a symbol font
@@ -319,6 +337,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "two numbers": (0.7, two_numbers),
     "unmarked header": (0.7, unmarked_header),
     "symbol in number": (0.7, symbol_in_number),
+    "note as row": (0.75, note_as_row),
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
 }

@@ -96,8 +96,8 @@ def build_grid(
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
-    close_open_labels(placed, header_rows)
     header_rows, rows = join_bottom_set_labels(placed, rows, header_rows, hrules)
+    close_open_labels(placed, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
     joined = False
     if captioned:
