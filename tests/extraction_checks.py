@@ -7,8 +7,22 @@ from pathlib import Path
 
 import pdfplumber
 
+from pipeline.extract.document.tables import extract_tables
 from pipeline.model import Table, TablesFile
 from pipeline.numbers import normalise
+
+DOUBT = 0.8  # under this the audit turns an error into a warning
+SURE = 0.9
+
+
+def only_table(pdf: Path) -> Table:
+    (table,) = extract_tables(pdf).tables
+    return table
+
+
+def doubts(table: Table) -> list[str]:
+    """The doubts written on the table (confidence/doubts.py)."""
+    return [n for n in table.notes if n.startswith("doubt: ")]
 
 
 def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:

@@ -6,60 +6,48 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from extraction_checks import DOUBT, SURE, doubts, only_table
 from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layout, render_uncaptioned
 from papers.extra_features import render_side_by_side
 
 import pipeline.extract.document.tables as document
 from pipeline.extract.confidence.doubts import SIGNALS
 from pipeline.extract.document.tables import extract_tables
-from pipeline.model import Table
-
-DOUBT = 0.8  # under this the audit turns an error into a warning
-SURE = 0.9
-
-
-def _only_table(pdf: Path) -> Table:
-    (table,) = extract_tables(pdf).tables
-    return table
-
-
-def _doubts(table: Table) -> list[str]:
-    return [n for n in table.notes if n.startswith("doubt: ")]
 
 
 @pytest.mark.parametrize("signal", sorted(GRID_LAYOUTS))
 def test_a_doubtful_layout_is_under_the_bar_with_its_reason(signal: str, tmp_path: Path) -> None:
     doubtful, _ = GRID_LAYOUTS[signal]
     truth = render_grid_layout(doubtful(), tmp_path / "doubtful.pdf")
-    table = _only_table(tmp_path / "doubtful.pdf")
+    table = only_table(tmp_path / "doubtful.pdf")
     assert table.label == truth.tables[0].label
     assert table.confidence < DOUBT, (table.confidence, table.notes)
-    assert _doubts(table), table.notes
+    assert doubts(table), table.notes
 
 
 @pytest.mark.parametrize("signal", sorted(GRID_LAYOUTS))
 def test_a_clean_look_alike_keeps_its_confidence(signal: str, tmp_path: Path) -> None:
     _, clean = GRID_LAYOUTS[signal]
     truth = render_grid_layout(clean(), tmp_path / "clean.pdf")
-    table = _only_table(tmp_path / "clean.pdf")
+    table = only_table(tmp_path / "clean.pdf")
     assert table.grid() == truth.tables[0].cells
     assert table.confidence >= SURE, (table.confidence, table.notes)
-    assert not _doubts(table)
+    assert not doubts(table)
 
 
 def test_a_table_open_at_the_foot_of_the_page_may_run_on(tmp_path: Path) -> None:
     truth = render_at_foot(tmp_path / "open.pdf", closed=False)
-    table = _only_table(tmp_path / "open.pdf")
+    table = only_table(tmp_path / "open.pdf")
     assert table.grid() == truth.tables[0].cells
     assert table.confidence < DOUBT
-    assert any("foot of the page" in n for n in _doubts(table)), table.notes
+    assert any("foot of the page" in n for n in doubts(table)), table.notes
 
 
 def test_a_table_closed_by_its_rule_at_the_foot_is_whole(tmp_path: Path) -> None:
     truth = render_at_foot(tmp_path / "closed.pdf", closed=True)
-    table = _only_table(tmp_path / "closed.pdf")
+    table = only_table(tmp_path / "closed.pdf")
     assert table.grid() == truth.tables[0].cells
-    assert table.confidence >= SURE and not _doubts(table), table.notes
+    assert table.confidence >= SURE and not doubts(table), table.notes
 
 
 def test_every_signal_states_a_principle() -> None:
@@ -72,9 +60,9 @@ def test_every_signal_states_a_principle() -> None:
 @pytest.mark.parametrize("at_head", [True, False])
 def test_an_uncaptioned_table_at_the_head_of_a_page_may_continue_another(at_head: bool, tmp_path: Path) -> None:
     truth = render_uncaptioned(tmp_path / "uncaptioned.pdf", at_head)
-    table = _only_table(tmp_path / "uncaptioned.pdf")
+    table = only_table(tmp_path / "uncaptioned.pdf")
     assert table.label is None and table.grid() == truth.tables[0].cells
-    doubted = any("head of the page" in n for n in _doubts(table))
+    doubted = any("head of the page" in n for n in doubts(table))
     assert doubted == at_head and (table.confidence < DOUBT) == at_head, (table.confidence, table.notes)
 
 
@@ -94,5 +82,5 @@ def test_a_caption_beside_a_table_with_no_table_of_its_own_doubts_it(
     monkeypatch.setattr(document, "table_from_region", losing_table_2)
     found = {t.label: t for t in extract_tables(tmp_path / "side.pdf").tables}
     left = found["Table 5"]
-    doubted = any("caption of Table 6" in n for n in _doubts(left))
+    doubted = any("caption of Table 6" in n for n in doubts(left))
     assert doubted == lost and (left.confidence < DOUBT) == lost, (left.confidence, left.notes)

@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from extraction_checks import DOUBT, SURE, doubts, only_table
 from papers.header_layouts import (
     HEADER_LAYOUTS,
     Headerless,
@@ -23,36 +24,23 @@ from papers.header_layouts import (
 )
 
 from pipeline.extract.document.tables import extract_tables
-from pipeline.model import Table
-
-DOUBT = 0.8  # under this the audit turns an error into a warning
-SURE = 0.9
-
-
-def _only_table(pdf: Path) -> Table:
-    (table,) = extract_tables(pdf).tables
-    return table
-
-
-def _doubts(table: Table) -> list[str]:
-    return [n for n in table.notes if n.startswith("doubt: ")]
 
 
 @pytest.mark.parametrize("name", sorted(HEADER_LAYOUTS))
 def test_each_header_and_its_look_alike_read_exactly(name: str, tmp_path: Path) -> None:
     spec, printer = HEADER_LAYOUTS[name]
     truth = render_table(spec(), tmp_path / f"{name}.pdf", printer).tables[0]
-    table = _only_table(tmp_path / f"{name}.pdf")
+    table = only_table(tmp_path / f"{name}.pdf")
     assert table.grid() == truth.cells
     assert table.header_rows == truth.header_rows
-    assert table.confidence >= SURE and not _doubts(table), (table.confidence, table.notes)
+    assert table.confidence >= SURE and not doubts(table), (table.confidence, table.notes)
 
 
 def test_labels_set_flush_with_the_body_are_one_header_row(tmp_path: Path) -> None:
     """'Quantum yield of' over 'the chromophore' starts a line above 'Protein': one label, one header row."""
     spec, printer = HEADER_LAYOUTS["bottom_set_labels"]
     render_table(spec(), tmp_path / "bottom.pdf", printer)
-    table = _only_table(tmp_path / "bottom.pdf")
+    table = only_table(tmp_path / "bottom.pdf")
     assert table.header_rows == 1
     assert table.grid()[0][:3] == ["Protein", "Quantum yield of the chromophore", "Average lifetime (ns)"]
 
@@ -61,7 +49,7 @@ def test_a_row_of_spreads_under_a_rule_closes_the_header(tmp_path: Path) -> None
     """The precision row ('±0.04 ns') stands under the rule, but it prints no value: it qualifies the columns."""
     spec, printer = HEADER_LAYOUTS["spread_row_under_rule"]
     render_table(spec(), tmp_path / "spreads.pdf", printer)
-    table = _only_table(tmp_path / "spreads.pdf")
+    table = only_table(tmp_path / "spreads.pdf")
     assert table.header_rows == 2 and table.grid()[1][2] == "±0.04 ns"
 
 
@@ -69,43 +57,43 @@ def test_a_band_of_data_rows_over_the_first_rule_is_no_header(tmp_path: Path) ->
     """The header is not printed: the four rows over the first rule print values like those under it; they are
     data, the table has no header row, and its confidence says the header may be lost."""
     truth = render_table(banded(), tmp_path / "headerless.pdf", Headerless).tables[0]
-    table = _only_table(tmp_path / "headerless.pdf")
+    table = only_table(tmp_path / "headerless.pdf")
     assert table.header_rows == 0
     assert table.grid() == truth.cells[1:]
-    assert table.confidence < DOUBT and any("header may be lost" in d for d in _doubts(table)), table.notes
+    assert table.confidence < DOUBT and any("header may be lost" in d for d in doubts(table)), table.notes
 
 
 def test_a_header_nothing_marks_is_doubted(tmp_path: Path) -> None:
     """No rule, the body's type, words over words: the header may end elsewhere (its look-alikes, in bold or over
     values, read exactly and sure in test_each_header_and_its_look_alike_read_exactly)."""
     truth = render_table(strains(), tmp_path / "unruled.pdf", Unruled).tables[0]
-    table = _only_table(tmp_path / "unruled.pdf")
+    table = only_table(tmp_path / "unruled.pdf")
     assert table.grid() == truth.cells
-    assert table.confidence < DOUBT and any("header ends" in d for d in _doubts(table)), table.notes
+    assert table.confidence < DOUBT and any("header ends" in d for d in doubts(table)), table.notes
 
 
 def test_a_sign_set_as_a_digit_in_a_font_of_its_own_is_doubted(tmp_path: Path) -> None:
     """'2.52±0.10' printed through a symbol font whose '±' the PDF leaves as '6': the cell reads '2.5260.10'; the
     glyph's own font inside a number says so (the look-alike, '∓' in its own font but mapped, stays sure)."""
     render_table(measured(), tmp_path / "symbol.pdf", SymbolAsDigit)
-    table = _only_table(tmp_path / "symbol.pdf")
+    table = only_table(tmp_path / "symbol.pdf")
     assert table.grid()[1][1] == "2.5260.10"
-    assert table.confidence < DOUBT and any("font of its own" in d for d in _doubts(table)), table.notes
+    assert table.confidence < DOUBT and any("font of its own" in d for d in doubts(table)), table.notes
 
 
 def test_a_bold_first_row_ends_a_full_grid_header_without_numbers(tmp_path: Path) -> None:
     """Every row ruled and no row of numbers before the fifth: the bold labels are the header, the rows in the
     body's type under them data (the look-alike, a bold group row over bold labels, keeps both)."""
     truth = render_table(sample_grid(), tmp_path / "grid.pdf").tables[0]
-    table = _only_table(tmp_path / "grid.pdf")
+    table = only_table(tmp_path / "grid.pdf")
     assert table.header_rows == 1 and table.grid() == truth.cells
 
 
 def test_a_full_grid_header_in_the_body_type_is_doubted(tmp_path: Path) -> None:
     """The same grid with plain labels: nothing marks where the header ends, and the reading says so."""
     render_table(sample_grid(bold=False), tmp_path / "plain.pdf")
-    table = _only_table(tmp_path / "plain.pdf")
-    doubted = table.confidence < DOUBT and any("header ends" in d for d in _doubts(table))
+    table = only_table(tmp_path / "plain.pdf")
+    doubted = table.confidence < DOUBT and any("header ends" in d for d in doubts(table))
     assert table.header_rows == 1 or doubted, (table.header_rows, table.notes)  # read right, or said to be unsure
 
 
@@ -115,15 +103,15 @@ def test_a_framed_table_high_on_the_page_keeps_its_header(tmp_path: Path) -> Non
     place at full confidence)."""
     spec = dataclasses.replace(sample_grid(), caption_position="below")
     truth = render_table(spec, tmp_path / "high.pdf", TightTop, high=True).tables[0]
-    table = _only_table(tmp_path / "high.pdf")
+    table = only_table(tmp_path / "high.pdf")
     assert table.header_rows == 1 and table.grid() == truth.cells
 
 
 def test_a_point_in_a_font_of_its_own_is_no_symbol(tmp_path: Path) -> None:
     truth = render_table(measured(), tmp_path / "point.pdf", PointInMathFont).tables[0]
-    table = _only_table(tmp_path / "point.pdf")
+    table = only_table(tmp_path / "point.pdf")
     assert table.grid() == truth.cells
-    assert table.confidence >= SURE and not _doubts(table), table.notes
+    assert table.confidence >= SURE and not doubts(table), table.notes
 
 
 JOURNALS2 = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "journals2" / "papers"
@@ -139,7 +127,7 @@ JOURNALS2 = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "
 )
 def test_a_misread_journal_table_says_so(paper: str, label: str, reason: str) -> None:
     (table,) = [t for t in extract_tables(JOURNALS2 / f"{paper}.pdf").tables if t.label == label]
-    assert table.confidence < DOUBT and any(reason in d for d in _doubts(table)), table.notes
+    assert table.confidence < DOUBT and any(reason in d for d in doubts(table)), table.notes
 
 
 @pytest.mark.skipif(not JOURNALS2.is_dir(), reason="needs ../shared/corpus/journals2")
