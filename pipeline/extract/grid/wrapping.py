@@ -16,8 +16,8 @@ from pipeline.extract.reading.graphics import Rule
 from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
-WRAP_LEADING = 1.5  # baseline step of a wrapped label's lines, in ems (levels are set further apart)
 _SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
+WRAP_LEADING = 1.5  # baseline step of a wrapped label's lines, in ems (levels are set further apart)
 
 
 def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
@@ -126,10 +126,10 @@ def close_open_labels(placed: list[Placed], header_rows: int) -> None:
 def join_bottom_set_labels(
     placed: list[Placed], rows: list[Row], header_rows: int, hrules: list[Rule]
 ) -> tuple[int, list[Row]]:
-    """Labels set flush with the body (bottom-aligned) all end on the header's last line; those that wrap
-    start on the line above it, one column each, at the usual leading and in the same style (most of them), with no rule
-    between the lines (a rule, a label over several columns or another font makes the upper line a level
-    of its own). Those first lines are part of the labels under them.
+    """Labels set flush with the body (bottom-aligned) all end on the header's last line; those that wrap start
+    on the line above it, one column each, at the usual leading, most in the same type, with no rule between the
+    lines (a rule, a label over several columns or another type makes the upper line a level of its own). Those
+    first lines are part of the labels under them.
 
     Returns the new number of header rows and the remaining rows."""
     r = header_rows - 2
