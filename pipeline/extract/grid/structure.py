@@ -89,7 +89,7 @@ def build_grid(
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
-    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
+    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
     joined = False
     if captioned:
         placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
