@@ -114,6 +114,8 @@ def _tops_ruled_row(rule: Rule, rules: list[Rule], lines: Sequence[Line]) -> boo
     if not under:
         return False
     line = min(under, key=lambda ln: ln.top)
+    if any(rule.y < other.y < line.top for other in rules):
+        return False  # another rule comes first: the table's own top rule under the head's
     return any(
         other is not rule
         and abs(other.x0 - rule.x0) < 3
