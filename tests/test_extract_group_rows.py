@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from extraction_checks import assert_cells_found_in_their_bboxes
+from extraction_checks import assert_cells_found_in_their_bboxes, assert_read_as_printed, render_and_extract
 from papers.group_rows import GROUP_ROW_RENDERERS
 
-from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import PaperTruth
 from pipeline.model import TablesFile
 
@@ -18,24 +17,13 @@ DOUBTED = {"unruled_group_rows"}  # a group label under a label that had no room
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
-    folder = tmp_path_factory.mktemp("group_rows")
-    out = {}
-    for name, render in GROUP_ROW_RENDERERS.items():
-        pdf = folder / f"{name}.pdf"
-        truth = render(pdf)
-        out[name] = (pdf, truth, extract_tables(pdf))
-    return out
+    return render_and_extract(tmp_path_factory.mktemp("group_rows"), GROUP_ROW_RENDERERS)
 
 
 @pytest.mark.parametrize("name", sorted(set(GROUP_ROW_RENDERERS) - DOUBTED))
 def test_each_layout_and_its_look_alike_read_exactly(name: str, rendered: dict) -> None:
     pdf, paper, found = rendered[name]
-    assert [t.label for t in found.tables] == [t.label for t in paper.tables]
-    for truth, table in zip(paper.tables, found.tables, strict=True):
-        assert table.grid() == truth.cells
-        assert table.header_rows == truth.header_rows
-        assert table.caption == truth.caption
-        assert table.confidence >= 0.8
+    assert_read_as_printed(paper, found)
     assert_cells_found_in_their_bboxes(pdf, found)
 
 

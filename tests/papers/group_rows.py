@@ -33,9 +33,9 @@ from reportlab.platypus import Paragraph as RLParagraph
 
 from papers.journal_layouts import BODY, FAM, _around, _paper, _whole
 from papers.prose import paragraphs
+from papers.unseen_layouts import _truth
 from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.spec import PaperTruth, Span, TableSpec
-from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
 
 STATISTICS: tuple[tuple[str, str | None, str | None], ...] = (  # (label, value, value); None: a group label
@@ -176,13 +176,7 @@ def _at_top(path: Path, on_page: Callable[[Canvas, BaseDocTemplate], None]) -> P
     spec = samples_table()
     part = _whole(spec, HuggingTopRule)
     _write_top(path, [part, RLParagraph(paragraphs(1, start=5)[0], BODY)], on_page)
-    return PaperTruth(
-        title="Supplementary tables",
-        pages=1,
-        tables=[table_truth(spec, [part], letter[1])],
-        headings=[],
-        text_paragraphs=[],
-    )
+    return _truth(path, spec, part)
 
 
 def render_grid_at_page_top(path: Path) -> PaperTruth:
