@@ -12,7 +12,10 @@ from papers.group_rows import GROUP_ROW_RENDERERS
 from pipeline.fixtures import PaperTruth
 from pipeline.model import TablesFile
 
-DOUBTED = {"unruled_group_rows"}  # a group label under a label that had no room left: read joined, doubted
+DOUBTED = {  # read joined, doubted: a group label under a label that had no room left; labels over centred values
+    "unruled_group_rows",
+    "centred_values",
+}
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +61,14 @@ def test_a_grid_at_the_page_top_keeps_its_header_row(rendered: dict) -> None:
     (table,) = found.tables
     assert table.grid()[0] == ["Sample type", "Sample name", "Stage", "Age", "Sex"]
     assert table.caption_position == "below"
+
+
+def test_a_label_joined_after_a_line_with_room_is_read_right_or_doubted(rendered: dict) -> None:
+    """'glucocorticoids' / 'Median time from': the second label's first line had room on the line above, so it
+    is no wrapped end of the first label; where the reading still joins them (values set centred on three-line
+    labels), the table says so."""
+    _, paper, found = rendered["centred_values"]
+    (table,) = found.tables
+    if table.grid() != paper.tables[0].cells:
+        assert table.confidence < 0.8
+        assert any("starting anew" in note for note in table.notes)

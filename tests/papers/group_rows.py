@@ -10,6 +10,8 @@ with the look-alikes that must read as before:
 - ruled_group_rows: the group labels right under the widest label (no room was left there), in a table ruled
   under every row: the rule parts them. Look-alike: unruled_group_rows, the same unruled: nothing tells the
   group label from the label's second line; it is joined, and the table is doubted.
+- centred_values: labels wrapped over three lines beside values set centred on them; the first line of a label
+  has room after the last line of the label above, so it is no part of it: read right, or doubted.
 - grid_at_page_top: a full-grid table at the very top of a page, its caption below it (supplementary pages):
   its top rule lies where running heads put theirs, but the header row under it is closed by the next rule,
   so it is the table's. Look-alike: grid_under_head_rule, a running head over a rule and the same table right
@@ -89,6 +91,19 @@ WRAPPED = (  # labels wrapped in a narrow stub, the second line starting with a 
     ("Ramachandran outliers in Chain A", "0.0", "0.6"),
     ("Bond lengths (Å)", "0.002", "0.010"),
 )
+
+
+CENTRED = (  # long labels wrapped over three lines, each value set centred on its label's lines
+    ("Patients", "20", "33"),
+    ("Median time since discontinuation of glucocorticoids", "3.5 (0.4–14.3)", "2.1 (0.2–9.8)"),
+    ("Median time from discontinuation of immunosuppressive treatment (range)", "1.8 (0–9)", "2.4 (0–11)"),
+    ("Median age at transplantation (range)", "9.6 (2.8–19.5)", "10.5 (1.5–19)"),
+)
+
+
+def render_centred_values(path: Path) -> PaperTruth:
+    spec = dataclasses.replace(statistics_table(CENTRED), wrap_widths=[(0, 110.0)], valign="middle")
+    return _alone(path, spec)
 
 
 def render_group_rows(path: Path) -> PaperTruth:
@@ -192,6 +207,7 @@ GROUP_ROW_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
     "wrapped_stub": render_wrapped_stub,
     "ruled_group_rows": render_ruled_group_rows,
     "unruled_group_rows": render_unruled_group_rows,
+    "centred_values": render_centred_values,
     "grid_at_page_top": render_grid_at_page_top,
     "grid_under_head_rule": render_grid_under_head_rule,
 }

@@ -251,14 +251,18 @@ def _ruled_apart(upper: Row, lower: Row, hrules: Sequence[Rule]) -> bool:
 def _had_room(label: Placed, above: Placed | None, reach: float | None) -> bool:
     """The stub line above ends short enough that this line's first word would have fitted after it within
     the stub's width: a cell wraps only where the next word does not fit, so this line starts a row of its own
-    (a group's name, a label without values) and is not that cell's wrapped end. The space is taken wide (0.4
-    em) so that a word that only just did not fit still reads as wrapped."""
+    (a group's name, a label without values) and is not that cell's wrapped end."""
     if above is None or reach is None or not above.words:
         return False
     last = max(w.top for w in above.words)
     end = max(w.x1 for w in above.words if w.top >= last - 0.5 * w.size)
-    first = min(label.words, key=lambda w: (round(w.top), w.x0))
-    return end + 0.4 * first.size + (first.x1 - first.x0) <= reach
+    return fits_after(end, min(label.words, key=lambda w: (round(w.top), w.x0)), reach)
+
+
+def fits_after(end: float, word: Word, reach: float) -> bool:
+    """``word`` would have fitted after a line ending at ``end`` in a column at least ``reach`` wide (the space
+    taken wide, 0.4 em, so that a word that only just did not fit still reads as wrapped)."""
+    return end + 0.4 * word.size + (word.x1 - word.x0) <= reach
 
 
 def _is_group_label(
