@@ -15,6 +15,7 @@ from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.rows import value_shape
 from pipeline.extract.grid.structure import Grid
 from pipeline.extract.grid.style import is_bold, is_italic
+from pipeline.extract.grid.wrapping import fits_after
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
@@ -146,21 +147,27 @@ def header_line_repeated(ev: Evidence) -> str | None:
 
 
 def stub_new_line(ev: Evidence) -> str | None:
-    """A row label wraps onto a line that continues it; when its last line starts anew (a capital) after a line that
-    could end a label (no hyphen, open bracket or joining word at its end) while the row's values sit on one line,
-    the label may be two rows: a label row and the row it was joined to."""
-    for p in ev.grid.placed:
-        if p.row < ev.grid.header_rows or p.col >= max(ev.stubs, 1) or p.row_span > 1:
+    """A row label wraps onto a line that continues it; when a later line starts anew (a capital) after a line that
+    could end a label (no hyphen, open bracket or joining word at its end), and either it is the last line while the
+    row's values sit on one line, or its first word would have fitted at the end of the line above (a cell wraps
+    only where the next word does not fit; the first column is at least as wide as its widest line), the label may
+    be two rows: a label row and the row it was joined to."""
+    body = [p for p in ev.grid.placed if p.row >= ev.grid.header_rows]
+    reach = max((w.x1 for p in body if p.col == 0 and p.col_span == 1 for w in p.words), default=0.0)
+    for p in body:
+        if p.col >= max(ev.stubs, 1) or p.row_span > 1:
             continue
         lines = _lines(p.words)
-        if len(lines) < 2 or not _text(lines[-1])[:1].isupper() or _open(_text(lines[-2])):
-            continue
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
-        if values and all(len(_lines(q.words)) == 1 for q in values):
-            first, last = _text(lines[0]), _text(lines[-1])
-            return (
-                f"row label '{first[:25]} / {last[:25]}' joins two lines, the second starting anew: it may be two rows"
-            )
+        flat = bool(values) and all(len(_lines(q.words)) == 1 for q in values)
+        for k, (upper, lower) in enumerate(pairwise(lines), start=1):
+            if not _text(lower)[:1].isupper() or _open(_text(upper)):
+                continue
+            room = p.col == 0 and p.col_span == 1 and bool(values) and fits_after(upper[-1].x1, lower[0], reach)
+            if room or (flat and k == len(lines) - 1):
+                first, last = _text(lines[0]), _text(lower)
+                anew = "joins two lines, the second starting anew: it may be two rows"
+                return f"row label '{first[:25]} / {last[:25]}' {anew}"
     return None
 
 

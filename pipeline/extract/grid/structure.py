@@ -98,7 +98,7 @@ def build_grid(
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
     header_rows, rows = join_bottom_set_labels(placed, rows, header_rows, hrules)
     close_open_labels(placed, header_rows)
-    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
+    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
     joined = False
     if captioned:
         placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)

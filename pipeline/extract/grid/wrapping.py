@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 from statistics import median
 
@@ -16,6 +17,7 @@ from pipeline.extract.reading.graphics import Rule
 from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
+_WORD_START = re.compile(r"[^\W\d_]{2}")
 _SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
 WRAP_LEADING = 1.5  # baseline step of a wrapped label's lines, in ems (levels are set further apart)
 
@@ -178,13 +180,15 @@ def numeric_columns(placed: list[Placed], header_rows: int, n_cols: int) -> set[
 
 
 def merge_body_lines(
-    placed: list[Placed], rows: list[Row], header_rows: int, n_cols: int
+    placed: list[Placed], rows: list[Row], header_rows: int, n_cols: int, hrules: Sequence[Rule]
 ) -> tuple[set[int], list[Row]]:
     """Fold wrapped continuation lines into the row above, and mark row-group labels (spanning the row).
 
     A line with words only in text columns is a group label when the rows under it are indented or set
     in another style, or when no row with numbers precedes it; otherwise, close under a row with numbers,
-    it continues that row's cells. Returns the group-label rows and the remaining rows.
+    it continues that row's cells, unless it cannot be the wrapped end of the label there (a rule parts them,
+    or that label had room for its first word) and a row of values follows: then it names the rows under it.
+    Returns the group-label rows and the remaining rows.
     """
     numeric = numeric_columns(placed, header_rows, n_cols)
     if not numeric:
@@ -193,6 +197,7 @@ def merge_body_lines(
     steps = [b - a for a, b in pairwise(base[header_rows:])]
     pitch = median(steps) if steps else 0.0
     groups: set[int] = set()
+    reach = _stub_reach(placed, header_rows, numeric)
     r = header_rows
     while r < len(rows):
         cells = _row_cells(placed, r)
@@ -202,12 +207,7 @@ def merge_body_lines(
         prev = _row_cells(placed, r - 1) if r - 1 >= header_rows else {}
         nxt = _row_cells(placed, r + 1)
         if _is_group_label(cells, prev, nxt, numeric, r == header_rows) or _runs_over_values(cells, placed, numeric):
-            label = cells[min(cells)]
-            for p in cells.values():
-                if p is not label:
-                    label.words.extend(p.words)
-                    placed.remove(p)
-            label.col_span = n_cols - label.col
+            _span_row(cells, placed, n_cols)
             groups.add(r)
             r += 1
             continue
@@ -229,6 +229,12 @@ def merge_body_lines(
             groups = {g - 1 if g > r else g for g in groups}
             continue
         if prev and set(prev) & numeric and base[r] - base[r - 1] <= 1.15 * pitch:
+            apart = _ruled_apart(rows[r - 1], rows[r], hrules)
+            if set(nxt) & numeric and _starts_anew(cells, prev.get(0), reach, apart):
+                _span_row(cells, placed, n_cols)  # not the end of the label above: the name of the rows under it
+                groups.add(r)
+                r += 1
+                continue
             for col, p in cells.items():
                 host = prev.get(col)
                 if host is None:
@@ -272,13 +278,70 @@ def _label_over_numeric_stub(cells: dict[int, Placed]) -> bool:
     return len(re.findall(r"[^\W\d_]{2,}", text)) >= 2 and not looks_numeric(text)
 
 
+def _stub_reach(placed: list[Placed], header_rows: int, numeric: set[int]) -> float | None:
+    """How far right the stub's labels set beside values reach: its cells are at least this wide."""
+    valued = {p.row for p in placed if p.col in numeric and p.row >= header_rows}
+    ends = [w.x1 for p in placed if p.col == 0 and p.col_span == 1 and p.row in valued for w in p.words]
+    return max(ends, default=None)
+
+
+def _span_row(cells: dict[int, Placed], placed: list[Placed], n_cols: int) -> None:
+    """The line's words as one cell spanning the row from its first column: a group's name."""
+    label = cells[min(cells)]
+    for p in cells.values():
+        if p is not label:
+            label.words.extend(p.words)
+            placed.remove(p)
+    label.col_span = n_cols - label.col
+
+
+def _goes_on(label: Placed) -> bool:
+    """The line starts with a word in lower case: it goes on from the line above (a symbol, 'γ', is no word)."""
+    text = join_words(label.words)
+    return text[:1].islower() and bool(_WORD_START.match(text))
+
+
+def _starts_anew(cells: dict[int, Placed], above: Placed | None, reach: float | None, apart: bool) -> bool:
+    """A label alone in the stub that cannot be the wrapped end of the label above it: a rule parts them, or
+    that label had room for its first word."""
+    label = cells.get(0)
+    if label is None or len(cells) > 1 or _goes_on(label):
+        return False
+    return apart or _had_room(label, above, reach)
+
+
+def _ruled_apart(upper: Row, lower: Row, hrules: Sequence[Rule]) -> bool:
+    """A rule drawn between two lines across the lower one's words parts them into two rows (a table ruled,
+    or shaded, row by row): a cell's wrapped lines are never ruled apart."""
+    return any(
+        upper.bottom - 1.5 <= r.y <= lower.top + 1.5 and r.x0 <= lower.x0 + 2 and r.x1 >= lower.x1 - 2 for r in hrules
+    )
+
+
+def _had_room(label: Placed, above: Placed | None, reach: float | None) -> bool:
+    """The stub line above ends short enough that this line's first word would have fitted after it within
+    the stub's width: a cell wraps only where the next word does not fit, so this line starts a row of its own
+    (a group's name, a label without values) and is not that cell's wrapped end."""
+    if above is None or reach is None or not above.words:
+        return False
+    last = max(w.top for w in above.words)
+    end = max(w.x1 for w in above.words if w.top >= last - 0.5 * w.size)
+    return fits_after(end, min(label.words, key=lambda w: (round(w.top), w.x0)), reach)
+
+
+def fits_after(end: float, word: Word, reach: float) -> bool:
+    """``word`` would have fitted after a line ending at ``end`` in a column at least ``reach`` wide (the space
+    taken wide, 0.4 em, so that a word that only just did not fit still reads as wrapped)."""
+    return end + 0.4 * word.size + (word.x1 - word.x0) <= reach
+
+
 def _is_group_label(
     cells: dict[int, Placed], prev: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int], first: bool
 ) -> bool:
     if min(cells) != 0:
         return False
     label = cells[0]
-    if join_words(label.words)[:1].islower():
+    if _goes_on(label):
         return False  # 'degree' under 'Under high school': the rest of a wrapped stub, not a group's name
     if first or not prev or not set(prev) & numeric:
         return True
