@@ -10,8 +10,12 @@ from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layou
 from papers.extra_features import render_side_by_side
 
 import pipeline.extract.document.tables as document
-from pipeline.extract.confidence.doubts import SIGNALS
+from pipeline.extract.confidence.doubts import SIGNALS, Evidence, symbol_font_letters
 from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.structure import Grid
+from pipeline.extract.page.words import Word
+from pipeline.extract.reading.chars import Char
 from pipeline.model import Table
 
 DOUBT = 0.8  # under this the audit turns an error into a warning
@@ -96,3 +100,25 @@ def test_a_caption_beside_a_table_with_no_table_of_its_own_doubts_it(
     left = found["Table 5"]
     doubted = any("caption of Table 6" in n for n in _doubts(left))
     assert doubted == lost and (left.confidence < DOUBT) == lost, (left.confidence, left.notes)
+
+
+def _word_in(font: str, text: str, x0: float) -> Word:
+    chars = [Char(ch, x0 + 4 * i, x0 + 4 * (i + 1), 100.0, 108.0, 106.0, 8.0, font) for i, ch in enumerate(text)]
+    return Word(chars, chars[0].x0, chars[-1].x1, 100.0, 108.0, 8.0)
+
+
+@pytest.mark.parametrize(
+    ("font", "text", "doubted"),
+    [
+        ("Universal-GreekwithMathPi", "ab", True),  # α β given as the Latin letters of their codes
+        ("ABCDEF+SymbolMT", "1", True),  # a '+' given as its code's digit
+        ("Symbol", "αβ", False),  # the look-alike: a symbol font that maps its glyphs to Greek
+        ("Times-Roman", "ab", False),  # Latin letters in a Latin font
+    ],
+)
+def test_letters_of_a_symbol_font_without_its_own_unicode_are_doubted(font: str, text: str, doubted: bool) -> None:
+    """A Greek or symbol font with no Unicode of its own yields its glyphs' codes: the text read is not printed."""
+    cells = [Placed(0, 0, [_word_in("Times-Roman", "Integrin", 10.0)]), Placed(0, 1, [_word_in(font, text, 60.0)])]
+    grid = Grid(cells, n_rows=1, n_cols=2, header_rows=0)
+    evidence = Evidence(grid, region=None, layout=None, stubs=1)  # type: ignore[arg-type]  # the signal reads the grid
+    assert (symbol_font_letters(evidence) is not None) == doubted

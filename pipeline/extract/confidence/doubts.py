@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from pipeline.extract.confidence.score import doubt
+from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.structure import Grid
+from pipeline.extract.grid.wrapping import CLOSE, ends_open
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
@@ -152,7 +154,7 @@ def stub_new_line(ev: Evidence) -> str | None:
         if len(lines) < 2 or not _text(lines[-1])[:1].isupper() or _open(_text(lines[-2])):
             continue
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
-        if values and all(len(_lines(q.words)) == 1 for q in values):
+        if values and all(len(_lines(q.words)) == 1 for q in values) and not _set_close(lines, p, ev.grid):
             first, last = _text(lines[0]), _text(lines[-1])
             return (
                 f"row label '{first[:25]} / {last[:25]}' joins two lines, the second starting anew: it may be two rows"
@@ -160,10 +162,21 @@ def stub_new_line(ev: Evidence) -> str | None:
     return None
 
 
+def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
+    """The label's last two lines are set closer than its row is to the next (rows spaced apart further than a
+    cell's lines): one cell's lines, not two rows."""
+    below = [min(w.baseline for w in q.words) for q in grid.placed if q.row == label.row + label.row_span]
+    if not below:
+        return False
+    step = lines[-1][0].baseline - lines[-2][0].baseline
+    return step < CLOSE * (min(below) - lines[-1][0].baseline)
+
+
 def _open(line: str) -> bool:
-    """A line that cannot end a label: it breaks a word, leaves a bracket open, or ends on a joining word."""
+    """A line that cannot end a label: it breaks a word, ends a list's item, leaves a bracket open, or ends on a
+    joining word."""
     words = line.split()
-    return line.endswith("-") or line.count("(") > line.count(")") or bool(words and words[-1].lower() in JOINING)
+    return ends_open(line) or bool(words and words[-1].lower() in JOINING)
 
 
 def numbers_in_header(ev: Evidence) -> str | None:
@@ -232,6 +245,24 @@ def no_caption_at_head(ev: Evidence) -> str | None:
     return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
 
 
+_SYMBOL_FONT = re.compile(r"symbol|greek|mathpi|dingbat", re.IGNORECASE)
+
+
+def symbol_font_letters(ev: Evidence) -> str | None:
+    """A font of Greek letters or symbols that gives its glyphs no Unicode of their own yields the Latin letters and
+    digits of their codes ('a' for α, '1' for +): the cell's text is not what the page prints."""
+    for p in ev.grid.placed:
+        for word in p.words:
+            fonts = [
+                c.font for c in word.chars if _SYMBOL_FONT.search(c.font) and c.text.isascii() and c.text.isalnum()
+            ]
+            if fonts:
+                return (
+                    f"'{word.text}' is set in {fonts[0]} but reads as Latin letters or digits: Greek or symbols lost?"
+                )
+    return None
+
+
 SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
@@ -241,6 +272,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "two numbers": (0.7, two_numbers),
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
+    "symbol font letters": (0.75, symbol_font_letters),
 }
 
 

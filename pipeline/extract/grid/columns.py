@@ -32,6 +32,16 @@ class Placed:
     row_span: int = 1
 
 
+HANGING_INDENT = (0.4, 4.0)  # em: how much further right than its cell's first line a continued line starts
+
+
+def hanging_indent(upper: Placed, lower: Placed) -> bool:
+    """``lower`` starts a hanging indent right of ``upper`` in the same column: a further line of its cell."""
+    size = max(w.size for w in upper.words)
+    indent = (min(w.x0 for w in lower.words) - min(w.x0 for w in upper.words)) / size
+    return lower.col == upper.col and HANGING_INDENT[0] <= indent <= HANGING_INDENT[1]
+
+
 def find_columns(
     body: list[Row],
     vrules: list[Rule],

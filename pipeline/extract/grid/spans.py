@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import pairwise
 from statistics import median
 
-from pipeline.extract.grid.columns import Column, Placed, place_segment
+from pipeline.extract.grid.columns import Column, Placed, hanging_indent, place_segment
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.page.words import Line, Word, join_words
 from pipeline.extract.reading.graphics import Rule
@@ -223,6 +223,13 @@ def _top_aligned(cells: list[Placed], busy: set[int], header_rows: int, n_rows: 
     )
 
 
+def _goes_on_hanging(cells: list[Placed], header_rows: int) -> set[int]:
+    """Rows whose cell beside the stub goes on onto the next line with a hanging indent: the stub stands on its
+    row's first line (the lines under it are that row's), not centred on a block."""
+    by_pos = {(p.row, p.col): p for p in cells if p.row >= header_rows and p.col > 0 and p.col_span == 1}
+    return {r for (r, c), p in by_pos.items() if (r + 1, c) in by_pos and hanging_indent(p, by_pos[r + 1, c])}
+
+
 def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> list[Placed]:
     """Stub labels with empty stubs right above and below them, landed on the block they sit centred on;
     not where the column sets its labels on their block's first line, nor where the next column is as
@@ -232,6 +239,7 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fen
         return []
     beside = {p.row for p in cells if p.col == 1 and p.row_span == 1}
     busy_beside = _occupied(cells, 1)
+    goes_on = _goes_on_hanging(cells, header_rows)
     lifted = [
         p
         for p in cells
@@ -242,6 +250,7 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fen
         and p.row - 1 not in busy
         and p.row + 1 not in busy
         and not (p.row in beside and p.row - 1 not in busy_beside and p.row + 1 not in busy_beside)
+        and p.row not in goes_on
     ]
     for p in lifted:
         cells.remove(p)

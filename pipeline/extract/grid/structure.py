@@ -20,7 +20,13 @@ from pipeline.extract.grid.rows import Row, build_rows, count_header_rows, segme
 from pipeline.extract.grid.spans import settle_row_spans
 from pipeline.extract.grid.stacked import panel_blocks
 from pipeline.extract.grid.straddle import straddling_segments
-from pipeline.extract.grid.wrapping import join_header_lines, join_open_brackets, merge_body_lines, numeric_columns
+from pipeline.extract.grid.wrapping import (
+    fold_wrapped_lines,
+    join_header_lines,
+    join_open_brackets,
+    merge_body_lines,
+    numeric_columns,
+)
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.reading.graphics import Rule
 from pipeline.extract.settings import ExtractionSettings
@@ -96,6 +102,8 @@ def build_grid(
         notes += band_notes
     if joined:
         group_rows = set()
+    elif not numeric_columns(placed, header_rows, len(columns)):
+        rows = fold_wrapped_lines(placed, rows, header_rows)  # a table of words: its wrapped lines are no rows
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])

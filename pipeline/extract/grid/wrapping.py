@@ -6,7 +6,7 @@ import re
 from itertools import pairwise
 from statistics import median
 
-from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.columns import HANGING_INDENT, Placed
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.grid.spans import row_baselines
 from pipeline.extract.grid.style import is_bold, is_italic
@@ -15,6 +15,7 @@ from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
 _SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
+CLOSE = 0.85  # a line this much closer to the one above than the rows' usual pitch is a line of the same row
 
 
 def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
@@ -219,3 +220,85 @@ def _is_group_label(
     if indent > 0.4 * size:
         return True
     return (is_bold(label.words) and not is_bold(stub.words)) or (is_italic(label.words) and not is_italic(stub.words))
+
+
+def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> list[Row]:
+    """Fold the wrapped lines of a table of words into the row above. A column set with hanging indents
+    starts each cell's first line at its edge and every further line an indent to the right: a line whose
+    cells start indented, with none at its column's edge outside the stub, continues the row above (the
+    stub's own wrapped words, set flush, come with it). Where rows are set further apart than the lines of a
+    cell, a line closer than that to the one above continues it. A line with words in the stub alone continues
+    the stub above where that ends open (';', ',', '+', an unclosed bracket) or the line starts in lower case.
+
+    Otherwise a line with a cell at its column's edge is a row, however far its stub is indented (a sub-row
+    under a parent); so is a stub line alone under a stub that ends closed (a row whose other cells are empty).
+    Returns the remaining rows."""
+    edges = _first_line_edges(placed, header_rows)
+    base = row_baselines(rows)
+    steps = [b - a for a, b in pairwise(base[header_rows:])]
+    pitch = median(steps) if steps else 0.0
+    r = header_rows + 1
+    while r < len(rows):
+        cells, above = _row_cells(placed, r), _row_cells(placed, r - 1)
+        step = base[r] - base[r - 1]
+        if not cells or not above or step > 1.15 * pitch or not _continues(cells, above, edges, step < CLOSE * pitch):
+            r += 1
+            continue
+        for col, p in cells.items():
+            host = above.get(col)
+            if host is None or host.col_span != p.col_span:
+                p.row = r - 1
+            else:
+                host.words.extend(p.words)
+                placed.remove(p)
+        _drop_row(placed, r)
+        rows = rows[:r] + rows[r + 1 :]
+        base = [*base[: r - 1], base[r], *base[r + 1 :]]  # the row now ends on the folded line
+    return rows
+
+
+def _continues(cells: dict[int, Placed], above: dict[int, Placed], edges: dict[int, float], close: bool) -> bool:
+    if any(p.col_span > 1 for p in cells.values()):
+        return False  # a line across columns: a group's name or a note
+    hanging = {c for c, p in cells.items() if _hanging(p, edges)}
+    if hanging:
+        return all(c in hanging or c == 0 for c in cells)
+    if close:
+        return True  # set closer than rows are: a line of the row above
+    if set(cells) != {0} or 0 not in above:
+        return False  # a stub indented alone may name a sub-row: only its words say it goes on
+    return ends_open(_last_line(above[0])) or _text(cells[0])[:1].islower()
+
+
+def ends_open(line: str) -> bool:
+    """A line that cannot end a cell: it breaks a word or a range, ends a list's item (';', ',', '+', '&', '/':
+    'Neurocan; α5β1;'), or leaves a bracket open; the next line goes on with it."""
+    return line.rstrip().endswith(("-", "\u2013", ";", ",", "+", "&", "/")) or _unclosed(line)
+
+
+def _first_line_edges(placed: list[Placed], header_rows: int) -> dict[int, float]:
+    """Each column's usual left edge (the start most of its body cells share, to a point): where a cell's
+    first line starts; only columns that also hold cells starting a hanging indent to its right."""
+    starts: dict[int, list[float]] = {}
+    for p in placed:
+        if p.row >= header_rows and p.col_span == 1:
+            starts.setdefault(p.col, []).append(min(w.x0 for w in p.words))
+    edges = {}
+    for col, xs in starts.items():
+        edge = max(xs, key=lambda x: sum(abs(x - y) <= 1.0 for y in xs))
+        if sum(abs(x - edge) <= 1.0 for x in xs) * 2 >= len(xs):
+            edges[col] = edge
+    return edges
+
+
+def _hanging(p: Placed, edges: dict[int, float]) -> bool:
+    """A cell outside the stub starting a hanging indent right of its column's edge."""
+    if p.col == 0 or p.col not in edges:
+        return False
+    indent = (min(w.x0 for w in p.words) - edges[p.col]) / max(w.size for w in p.words)
+    return HANGING_INDENT[0] <= indent <= HANGING_INDENT[1]
+
+
+def _last_line(p: Placed) -> str:
+    last = max(w.baseline for w in p.words)
+    return join_words([w for w in p.words if abs(w.baseline - last) < 0.5 * w.size])
