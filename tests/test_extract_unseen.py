@@ -136,3 +136,14 @@ def test_a_stub_indented_under_its_parent_is_a_row_of_its_own(rendered: dict) ->
     (table,) = found.tables
     assert table.grid() == paper.tables[0].cells
     assert ["FN 1-3", "", ""] in table.grid()
+
+
+@pytest.mark.parametrize("name", ["centred_long_labels", "top_long_labels"])
+def test_labels_wrapped_over_many_lines_keep_their_own_values(name: str, rendered: dict) -> None:
+    """A value centred on a label of three or five lines has the label's first lines above it: set a row apart
+    from the label above and close to the value's line, they are its label's, not the end of the label above."""
+    _, paper, found = rendered[name]
+    (table,) = found.tables
+    assert table.grid() == paper.tables[0].cells
+    assert ["Time to neutrophil engraftment", ""] in table.grid()  # a label with no value is a row of its own
+    assert table.confidence >= 0.9

@@ -26,6 +26,10 @@ must read as before:
 - spaced_rows: a table of words whose rows are set further apart than the lines of a cell, its cells wrapping
   flush: a wrapped line starting with a capital ('Mix Set for Illumina') is a line of the row above; a row with
   an empty stub, and a stub alone on its line (a row with empty cells), are rows.
+- centred_long_labels: a table of characteristics whose row labels wrap over two to five lines, each value
+  centred on its label's lines (Word, InDesign), rows set further apart than a label's lines: a label's
+  first lines above its value are its own, not the end of the label above. Look-alikes inside it: a label with
+  no value (a row with an empty cell); outside it: top_long_labels, each value on its label's first line.
 - page_high_table: a table filling a page with no body text, its last column of short wordy cells (author,
   year) beside a column of long descriptions; the channel between them runs down the whole page like a
   page gutter. Look-alike: a full-width table over a page set in two columns of running text.
@@ -202,6 +206,38 @@ def spaced_rows() -> PaperSpec:
     return feature_paper("Key Resources", [*body, *(Paragraph(p) for p in paragraphs(2, start=12))])
 
 
+CHARACTERISTICS = (  # (characteristic, value): labels of one to five lines in a narrow stub
+    ("Sex", "Boys 14, girls 7"),
+    ("Age (years)", "2.8–19.5 (median 9.6)"),
+    ("Conditioning regimen based on busulfan (n)", "9 (45%)"),
+    ("Time to neutrophil engraftment", ""),
+    ("Systemic glucocorticoids (%)", "16 (80%)"),
+    ("Median and range of cumulative dose of glucocorticoids (equivalent of prednisone)", "1463 (29–9758) mg"),
+    ("Median duration of systemic glucocorticoids therapy", "105 (3–240) days"),
+    ("Median time since discontinuation of glucocorticoids (range)", "3.5 (0.4–14.3) months"),
+    (
+        "Median time from discontinuation of immunosuppressive treatment to the second assessment (range)"
+        " (16 patients)",
+        "1.8 (0–9) months",
+    ),
+)
+
+
+def characteristics(centred: bool = True) -> PaperSpec:
+    table = TableSpec(
+        label="Table 2",
+        caption="Characteristics of the studied group.",
+        rows=[["Characteristic", "Post-HSCT group"], *([name, value] for name, value in CHARACTERISTICS)],
+        align="lc",
+        wrap_widths=[(0, 120.0)],
+        valign="middle" if centred else "top",
+        row_gap=2.0,
+    )
+    body = [NewPage(columns=2), Heading("2 Patients"), Paragraph(paragraphs(1, start=2, length=3)[0]), table]
+    title = "Characteristics of Patients" if centred else "Characteristics of Patients, Top-Aligned"
+    return feature_paper(title, [*body, *(Paragraph(p) for p in paragraphs(3, start=7))])
+
+
 def interactions(hanging: bool = True) -> PaperSpec:
     body = [
         Heading("2 Interactions"),
@@ -287,6 +323,8 @@ def unseen_layout_papers() -> dict[str, PaperSpec]:
         "hanging_indent": interactions(),
         "sub_rows": interactions(hanging=False),
         "spaced_rows": spaced_rows(),
+        "centred_long_labels": characteristics(),
+        "top_long_labels": characteristics(centred=False),
         "full_width_over_columns": full_width_over_columns(),
     }
 

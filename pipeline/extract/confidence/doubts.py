@@ -12,7 +12,7 @@ from itertools import pairwise
 from pipeline.extract.confidence.score import doubt
 from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.structure import Grid
-from pipeline.extract.grid.wrapping import CLOSE, ends_open
+from pipeline.extract.grid.wrapping import TWO_PITCHES, ends_open
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
@@ -169,7 +169,7 @@ def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
     if not below:
         return False
     step = lines[-1][0].baseline - lines[-2][0].baseline
-    return step < CLOSE * (min(below) - lines[-1][0].baseline)
+    return step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
 
 
 def _open(line: str) -> bool:

@@ -186,6 +186,8 @@ def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_ro
     if lo in busy or hi in busy:
         p.row, p.row_span = nearest, 1
         return
+    if p.col > 0:  # a value centred on a wrapped label spans the label's lines, not the next label's
+        busy |= _label_lines(cells, header_rows)
     while lo - 1 >= lo_limit and lo - 1 not in busy:
         lo -= 1
     while hi + 1 <= hi_limit and hi + 1 not in busy:
@@ -195,6 +197,13 @@ def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_ro
     if not fenced or on_edge_row:  # a label set on the block's first or last line names that line
         lo, hi = _centre_block(lo, hi, y, base)
     p.row, p.row_span = lo, hi - lo + 1
+
+
+def _label_lines(cells: list[Placed], header_rows: int) -> set[int]:
+    """Body lines holding words in the stub alone: lines of wrapped labels (each beside its own value or going on
+    from the line above), never rows for a value beside another label to span."""
+    beside = {r for q in cells if q.col > 0 for r in range(q.row, q.row + q.row_span)}
+    return {q.row for q in cells if q.col == 0 and q.row >= header_rows and q.row_span == 1 and q.row not in beside}
 
 
 def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
 _SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
-CLOSE = 0.85  # a line this much closer to the one above than the rows' usual pitch is a line of the same row
+TWO_PITCHES = 0.9  # a step under this share of the usual one between lines: rows set further apart than a cell's lines
 
 
 def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
@@ -23,9 +23,12 @@ def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
 
 
 def _drop_row(placed: list[Placed], r: int) -> None:
+    """Line ``r`` is gone (its words joined to a row): rows under it move up, cells spanning it span one line less."""
     for p in placed:
         if p.row > r:
             p.row -= 1
+        elif p.row + p.row_span > r and p.row_span > 1:
+            p.row_span -= 1
 
 
 def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
@@ -114,14 +117,22 @@ def merge_body_lines(
 
     A line with words only in text columns is a group label when the rows under it are indented or set
     in another style, or when no row with numbers precedes it; otherwise, close under a row with numbers,
-    it continues that row's cells. Returns the group-label rows and the remaining rows.
+    it continues that row's cells. Where rows are set further apart than a cell's lines, a line set a row
+    apart from the one above is no line of its row: the first line of a label whose next lines, set close,
+    reach its values (centred on the label's lines), or a row of its own with empty cells.
+    Returns the group-label rows and the remaining rows.
     """
     numeric = numeric_columns(placed, header_rows, n_cols)
     if not numeric:
         return set(), rows
-    base = row_baselines(rows)
+    base = _stub_baselines(placed, rows)
     steps = [b - a for a, b in pairwise(base[header_rows:])]
     pitch = median(steps) if steps else 0.0
+    valued = [bool(set(_row_cells(placed, r)) & numeric) for r in range(len(rows))]
+    between_values = [
+        b - a for i, (a, b) in enumerate(pairwise(base)) if i >= header_rows and valued[i] and valued[i + 1]
+    ]
+    close = close_step(steps, between_values)  # two lines with values are two rows
     groups: set[int] = set()
     r = header_rows
     while r < len(rows):
@@ -158,7 +169,21 @@ def merge_body_lines(
             base = [*base[:r], *base[r + 1 :]]
             groups = {g - 1 if g > r else g for g in groups}
             continue
-        if prev and set(prev) & numeric and base[r] - base[r - 1] <= 1.15 * pitch:
+        if close and base[r] - base[r - 1] >= close and _leads_to_values(placed, base, r, close, numeric):
+            for col, p in cells.items():  # a label's first line, set apart from the row above, close to its own
+                host = nxt.get(col)
+                if host is None:
+                    p.row = r + 1
+                else:
+                    host.words[:0] = p.words
+                    placed.remove(p)
+            _drop_row(placed, r)
+            rows = rows[:r] + rows[r + 1 :]
+            base = [*base[:r], *base[r + 1 :]]
+            groups = {g - 1 if g > r else g for g in groups}
+            continue
+        step = base[r] - base[r - 1]
+        if prev and set(prev) & numeric and step <= 1.15 * pitch and not (close and step >= close):
             for col, p in cells.items():
                 host = prev.get(col)
                 if host is None:
@@ -173,6 +198,27 @@ def merge_body_lines(
             continue
         r += 1
     return groups, rows
+
+
+def _stub_baselines(placed: list[Placed], rows: list[Row]) -> list[float]:
+    """Each line's baseline, read on its stub's words where it has some (a value in another font, or centred
+    between two lines, would move it)."""
+    base = row_baselines(rows)
+    for p in placed:
+        if p.col == 0 and p.row_span == 1 and p.row < len(base):
+            base[p.row] = median(w.baseline for w in p.words)
+    return base
+
+
+def _leads_to_values(placed: list[Placed], base: list[float], r: int, close: float, numeric: set[int]) -> bool:
+    """Line ``r`` (words only) opens a chain of lines each set closer to the next than rows are, the chain reaching
+    a line with values: the first line of a label wrapped over several lines, its values centred on them."""
+    k = r
+    while k + 1 < len(base) and base[k + 1] - base[k] < close:
+        k += 1
+        if set(_row_cells(placed, k)) & numeric:
+            return True
+    return False
 
 
 def _label_over_centred_values(cells: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int]) -> bool:
@@ -237,11 +283,12 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
     base = row_baselines(rows)
     steps = [b - a for a, b in pairwise(base[header_rows:])]
     pitch = median(steps) if steps else 0.0
+    close = close_step(steps)
     r = header_rows + 1
     while r < len(rows):
         cells, above = _row_cells(placed, r), _row_cells(placed, r - 1)
         step = base[r] - base[r - 1]
-        if not cells or not above or step > 1.15 * pitch or not _continues(cells, above, edges, step < CLOSE * pitch):
+        if not cells or not above or step > 1.15 * pitch or not _continues(cells, above, edges, step < close):
             r += 1
             continue
         for col, p in cells.items():
@@ -255,6 +302,16 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
         rows = rows[:r] + rows[r + 1 :]
         base = [*base[: r - 1], base[r], *base[r + 1 :]]  # the row now ends on the folded line
     return rows
+
+
+def close_step(steps: list[float], row_steps: list[float] | None = None) -> float:
+    """The step between lines under which they are one cell's lines: half-way between the tightest step and the
+    rows' pitch (the usual step, or the usual one of ``row_steps``, between lines sure to be rows) where rows are
+    set further apart than a cell's lines; 0 where one pitch serves both."""
+    if not steps:
+        return 0.0
+    usual, tight = median(row_steps or steps), min(steps)
+    return (usual + tight) / 2 if tight < TWO_PITCHES * usual else 0.0
 
 
 def _continues(cells: dict[int, Placed], above: dict[int, Placed], edges: dict[int, float], close: bool) -> bool:
