@@ -9,6 +9,7 @@ from itertools import pairwise
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.page.words import Line, Word
 from pipeline.extract.reading.graphics import Rule
+from pipeline.numbers import looks_numeric
 
 
 @dataclass
@@ -36,7 +37,10 @@ HANGING_INDENT = (0.4, 4.0)  # em: how much further right than its cell's first 
 
 
 def hanging_indent(upper: Placed, lower: Placed) -> bool:
-    """``lower`` starts a hanging indent right of ``upper`` in the same column: a further line of its cell."""
+    """``lower`` starts a hanging indent right of ``upper`` in the same column: a further line of its cell (words
+    set flush left; numbers set right or centred start where their width puts them)."""
+    if any(looks_numeric(" ".join(w.text for w in p.words)) for p in (upper, lower)):
+        return False
     size = max(w.size for w in upper.words)
     indent = (min(w.x0 for w in lower.words) - min(w.x0 for w in upper.words)) / size
     return lower.col == upper.col and HANGING_INDENT[0] <= indent <= HANGING_INDENT[1]

@@ -15,6 +15,8 @@ from pipeline.numbers import looks_numeric
 
 _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:params)?[)\]]?$")
 _SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
+LINE_PITCH = 0.8  # em: the least step between two lines of one cell (a line set between two others steps less)
+PITCH_TOLERANCE = 0.5  # pt: steps this close are one pitch
 TWO_PITCHES = 0.9  # a step under this share of the usual one between lines: rows set further apart than a cell's lines
 
 
@@ -132,7 +134,7 @@ def merge_body_lines(
     between_values = [
         b - a for i, (a, b) in enumerate(pairwise(base)) if i >= header_rows and valued[i] and valued[i + 1]
     ]
-    close = close_step(steps, between_values)  # two lines with values are two rows
+    close = close_step(steps, _body_size(placed, header_rows), between_values)  # two lines with values: two rows
     groups: set[int] = set()
     r = header_rows
     while r < len(rows):
@@ -198,6 +200,10 @@ def merge_body_lines(
             continue
         r += 1
     return groups, rows
+
+
+def _body_size(placed: list[Placed], header_rows: int) -> float:
+    return median(w.size for p in placed if p.row >= header_rows for w in p.words)
 
 
 def _stub_baselines(placed: list[Placed], rows: list[Row]) -> list[float]:
@@ -283,7 +289,7 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
     base = row_baselines(rows)
     steps = [b - a for a, b in pairwise(base[header_rows:])]
     pitch = median(steps) if steps else 0.0
-    close = close_step(steps)
+    close = close_step(steps, _body_size(placed, header_rows))
     r = header_rows + 1
     while r < len(rows):
         cells, above = _row_cells(placed, r), _row_cells(placed, r - 1)
@@ -304,13 +310,16 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
     return rows
 
 
-def close_step(steps: list[float], row_steps: list[float] | None = None) -> float:
-    """The step between lines under which they are one cell's lines: half-way between the tightest step and the
-    rows' pitch (the usual step, or the usual one of ``row_steps``, between lines sure to be rows) where rows are
-    set further apart than a cell's lines; 0 where one pitch serves both."""
-    if not steps:
+def close_step(steps: list[float], size: float, row_steps: list[float] | None = None) -> float:
+    """The step between lines under which they are one cell's lines: half-way between a cell's line pitch (the
+    tightest step that two or more lines share, a line of type or more apart: a label set half-way between two
+    lines is no pitch) and the rows' pitch (the usual step, or the usual one of ``row_steps``, between lines sure
+    to be rows) where rows are set further apart than a cell's lines; 0 where one pitch serves both."""
+    pitches = sorted(s for s in steps if s >= LINE_PITCH * size)
+    tight = next((s for s in pitches if sum(abs(t - s) <= PITCH_TOLERANCE for t in pitches) >= 2), None)
+    if tight is None:
         return 0.0
-    usual, tight = median(row_steps or steps), min(steps)
+    usual = median(row_steps or steps)
     return (usual + tight) / 2 if tight < TWO_PITCHES * usual else 0.0
 
 
