@@ -12,7 +12,7 @@ from itertools import pairwise
 from pipeline.extract.confidence.score import doubt
 from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.structure import Grid
-from pipeline.extract.grid.wrapping import TWO_PITCHES, ends_open
+from pipeline.extract.grid.wrapping import LINE_PITCH, TWO_PITCHES, ends_open
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
@@ -163,13 +163,15 @@ def stub_new_line(ev: Evidence) -> str | None:
 
 
 def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
-    """The label's last two lines are set closer than its row is to the next (rows spaced apart further than a
-    cell's lines): one cell's lines, not two rows."""
+    """The label's last two lines are set a line of type apart, closer than its row is to the next (rows spaced
+    apart further than a cell's lines): one cell's lines, not two rows (a label set half-way between two lines,
+    beside the rows it names, steps less)."""
     below = [min(w.baseline for w in q.words) for q in grid.placed if q.row == label.row + label.row_span]
     if not below:
         return False
     step = lines[-1][0].baseline - lines[-2][0].baseline
-    return step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
+    size = max(w.size for w in lines[-1])
+    return LINE_PITCH * size <= step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
 
 
 def _open(line: str) -> bool:
