@@ -153,31 +153,30 @@ INTERACTIONS = (  # (domain, activity, reference): wordy cells, some long enough
 )
 
 
+SUB_ROWS = (  # (domain, activity, reference): one line a row, sub-rows' stubs indented under the row above
+    ("TN-C", "Counteradhesion of fibroblasts", "Spring, 1989"),
+    ("EGFL", "Neuronal outgrowth", "Fischer, 1997"),
+    ("FN 1-3", "", ""),
+    ("TN-R", "Neuron and glial adhesion", "Rathien, 1991"),
+    ("FN 3", "Glioma spreading", "Prieto, 1993"),
+)
+
+
 def interactions_table(hanging: bool) -> TableSpec:
     """With ``hanging``, the activities and references wrap with a hanging indent and the stub wraps flush;
     without, one line a row, the stubs of some rows indented under the row above (sub-rows)."""
-    rows = [["Domain", "Ligands/cells/activities", "References"]]
-    if hanging:
-        rows += [list(row) for row in INTERACTIONS]
-        return TableSpec(
-            label="Table 1",
-            caption="Interactions of tenascin domains with ligands and activities.",
-            rows=rows,
-            align="lll",
-            font_size=8.0,
-            wrap_widths=[(0, 46.0), (1, 170.0), (2, 90.0)],
-            hanging=[(1, 8.0), (2, 8.0)],
-        )
-    rows += [["TN-C", "Counteradhesion of fibroblasts", "Spring, 1989"]]
-    rows += [["EGFL", "Neuronal outgrowth", "Fischer, 1997"], ["FN 1-3", "", ""]]
-    rows += [["TN-R", "Neuron and glial adhesion", "Rathien, 1991"], ["FN 3", "Glioma spreading", "Prieto, 1993"]]
+    layout = (
+        {"wrap_widths": [(0, 46.0), (1, 170.0), (2, 90.0)], "hanging": [(1, 8.0), (2, 8.0)]}
+        if hanging
+        else {"indent_rows": {2, 3, 5}}
+    )
     return TableSpec(
         label="Table 1",
         caption="Interactions of tenascin domains with ligands and activities.",
-        rows=rows,
+        rows=[["Domain", "Ligands/cells/activities", "References"], *map(list, INTERACTIONS if hanging else SUB_ROWS)],
         align="lll",
         font_size=8.0,
-        indent_rows={2, 3, 5},
+        **layout,
     )
 
 

@@ -9,7 +9,6 @@ from itertools import pairwise
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.page.words import Line, Word
 from pipeline.extract.reading.graphics import Rule
-from pipeline.numbers import looks_numeric
 
 
 @dataclass
@@ -36,14 +35,26 @@ class Placed:
 HANGING_INDENT = (0.4, 4.0)  # em: how much further right than its cell's first line a continued line starts
 
 
-def hanging_indent(upper: Placed, lower: Placed) -> bool:
-    """``lower`` starts a hanging indent right of ``upper`` in the same column: a further line of its cell (words
-    set flush left; numbers set right or centred start where their width puts them)."""
-    if any(looks_numeric(" ".join(w.text for w in p.words)) for p in (upper, lower)):
-        return False
-    size = max(w.size for w in upper.words)
-    indent = (min(w.x0 for w in lower.words) - min(w.x0 for w in upper.words)) / size
-    return lower.col == upper.col and HANGING_INDENT[0] <= indent <= HANGING_INDENT[1]
+def left_edges(placed: list[Placed], header_rows: int) -> dict[int, float]:
+    """Each left-aligned column's edge: the start most of its body cells share, to a point (where a cell's first
+    line starts); columns whose cells start anywhere (centred, set right) have none."""
+    starts: dict[int, list[float]] = {}
+    for p in placed:
+        if p.row >= header_rows and p.col_span == 1:
+            starts.setdefault(p.col, []).append(min(w.x0 for w in p.words))
+    edges = {}
+    for col, xs in starts.items():
+        edge = max(xs, key=lambda x: sum(abs(x - y) <= 1.0 for y in xs))
+        if sum(abs(x - edge) <= 1.0 for x in xs) * 2 >= len(xs):
+            edges[col] = edge
+    return edges
+
+
+def indent_from_edge(p: Placed, edges: dict[int, float]) -> float | None:
+    """How far right of its column's left edge the cell starts, in em; None in a column without one."""
+    if p.col not in edges:
+        return None
+    return (min(w.x0 for w in p.words) - edges[p.col]) / max(w.size for w in p.words)
 
 
 def find_columns(

@@ -6,11 +6,11 @@ from __future__ import annotations
 from itertools import pairwise
 from statistics import median
 
-from pipeline.extract.grid.columns import Column, Placed, hanging_indent, place_segment
+from pipeline.extract.grid.columns import HANGING_INDENT, Column, Placed, indent_from_edge, left_edges, place_segment
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.page.words import Line, Word, join_words
 from pipeline.extract.reading.graphics import Rule
-from pipeline.numbers import is_numeric
+from pipeline.numbers import is_numeric, looks_numeric
 
 
 def row_baselines(rows: list[Row]) -> list[float]:
@@ -233,10 +233,25 @@ def _top_aligned(cells: list[Placed], busy: set[int], header_rows: int, n_rows: 
 
 
 def _goes_on_hanging(cells: list[Placed], header_rows: int) -> set[int]:
-    """Rows whose cell beside the stub goes on onto the next line with a hanging indent: the stub stands on its
-    row's first line (the lines under it are that row's), not centred on a block."""
-    by_pos = {(p.row, p.col): p for p in cells if p.row >= header_rows and p.col > 0 and p.col_span == 1}
-    return {r for (r, c), p in by_pos.items() if (r + 1, c) in by_pos and hanging_indent(p, by_pos[r + 1, c])}
+    """Rows whose cell beside the stub, words set at its left-aligned column's edge, goes on onto the next line
+    with a hanging indent: the stub stands on its row's first line (the lines under it are that row's), not
+    centred on a block. Numbers are left out: set right, they start where their width puts them."""
+    edges = left_edges(cells, header_rows)
+    by_pos = {
+        (p.row, p.col): p
+        for p in cells
+        if p.row >= header_rows and p.col > 0 and p.col_span == 1 and not looks_numeric(join_words(p.words))
+    }
+    lo, hi = HANGING_INDENT
+    found = set()
+    for (r, c), p in by_pos.items():
+        here, below = (
+            indent_from_edge(p, edges),
+            (indent_from_edge(by_pos[r + 1, c], edges) if (r + 1, c) in by_pos else None),
+        )
+        if here is not None and below is not None and abs(here) < lo and lo <= below <= hi:
+            found.add(r)
+    return found
 
 
 def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> list[Placed]:

@@ -6,7 +6,7 @@ import re
 from itertools import pairwise
 from statistics import median
 
-from pipeline.extract.grid.columns import HANGING_INDENT, Placed
+from pipeline.extract.grid.columns import HANGING_INDENT, Placed, indent_from_edge, left_edges
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.grid.spans import row_baselines
 from pipeline.extract.grid.style import is_bold, is_italic
@@ -154,25 +154,15 @@ def merge_body_lines(
             groups.add(r)
             r += 1
             continue
-        if (
+        over_values = (
             r > 0
             and _label_over_centred_values(cells, nxt, numeric)
             and base[r + 1] - base[r] < 0.9 * (base[r] - base[r - 1])
+        )
+        if over_values or (
+            close and base[r] - base[r - 1] >= close and _leads_to_values(placed, base, r, close, numeric)
         ):
             for col, p in cells.items():  # a label's first line, closer to the row under it than to the one above
-                host = nxt.get(col)
-                if host is None:
-                    p.row = r + 1
-                else:
-                    host.words[:0] = p.words
-                    placed.remove(p)
-            _drop_row(placed, r)
-            rows = rows[:r] + rows[r + 1 :]
-            base = [*base[:r], *base[r + 1 :]]
-            groups = {g - 1 if g > r else g for g in groups}
-            continue
-        if close and base[r] - base[r - 1] >= close and _leads_to_values(placed, base, r, close, numeric):
-            for col, p in cells.items():  # a label's first line, set apart from the row above, close to its own
                 host = nxt.get(col)
                 if host is None:
                     p.row = r + 1
@@ -285,7 +275,7 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
     Otherwise a line with a cell at its column's edge is a row, however far its stub is indented (a sub-row
     under a parent); so is a stub line alone under a stub that ends closed (a row whose other cells are empty).
     Returns the remaining rows."""
-    edges = _first_line_edges(placed, header_rows)
+    edges = left_edges(placed, header_rows)
     base = row_baselines(rows)
     steps = [b - a for a, b in pairwise(base[header_rows:])]
     pitch = median(steps) if steps else 0.0
@@ -326,6 +316,8 @@ def close_step(steps: list[float], size: float, row_steps: list[float] | None = 
 def _continues(cells: dict[int, Placed], above: dict[int, Placed], edges: dict[int, float], close: bool) -> bool:
     if any(p.col_span > 1 for p in cells.values()):
         return False  # a line across columns: a group's name or a note
+    if any(_style(p.words)[:2] != _style(above[c].words)[:2] for c, p in cells.items() if c in above):
+        return False  # a cell's lines share their style: a bold group's name is no line of the row under it
     hanging = {c for c, p in cells.items() if _hanging(p, edges)}
     if hanging:
         return all(c in hanging or c == 0 for c in cells)
@@ -342,27 +334,10 @@ def ends_open(line: str) -> bool:
     return line.rstrip().endswith(("-", "\u2013", ";", ",", "+", "&", "/")) or _unclosed(line)
 
 
-def _first_line_edges(placed: list[Placed], header_rows: int) -> dict[int, float]:
-    """Each column's usual left edge (the start most of its body cells share, to a point): where a cell's
-    first line starts; only columns that also hold cells starting a hanging indent to its right."""
-    starts: dict[int, list[float]] = {}
-    for p in placed:
-        if p.row >= header_rows and p.col_span == 1:
-            starts.setdefault(p.col, []).append(min(w.x0 for w in p.words))
-    edges = {}
-    for col, xs in starts.items():
-        edge = max(xs, key=lambda x: sum(abs(x - y) <= 1.0 for y in xs))
-        if sum(abs(x - edge) <= 1.0 for x in xs) * 2 >= len(xs):
-            edges[col] = edge
-    return edges
-
-
 def _hanging(p: Placed, edges: dict[int, float]) -> bool:
     """A cell outside the stub starting a hanging indent right of its column's edge."""
-    if p.col == 0 or p.col not in edges:
-        return False
-    indent = (min(w.x0 for w in p.words) - edges[p.col]) / max(w.size for w in p.words)
-    return HANGING_INDENT[0] <= indent <= HANGING_INDENT[1]
+    indent = indent_from_edge(p, edges)
+    return p.col > 0 and indent is not None and HANGING_INDENT[0] <= indent <= HANGING_INDENT[1]
 
 
 def _last_line(p: Placed) -> str:
