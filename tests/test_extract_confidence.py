@@ -4,18 +4,20 @@ its reason written on the table, and a clean look-alike of the same layout keeps
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layout, render_uncaptioned
 from papers.extra_features import render_side_by_side
 
 import pipeline.extract.document.tables as document
-from pipeline.extract.confidence.doubts import SIGNALS, Evidence, symbol_font_letters
+from pipeline.extract.confidence.doubts import SIGNALS, Evidence, goes_on_below, symbol_font_letters
 from pipeline.extract.document.tables import extract_tables
 from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.structure import Grid
-from pipeline.extract.page.words import Word
+from pipeline.extract.page.words import Line, Word
 from pipeline.extract.reading.chars import Char
+from pipeline.extract.regions.grow import Region
 from pipeline.model import Table
 
 DOUBT = 0.8  # under this the audit turns an error into a warning
@@ -122,3 +124,27 @@ def test_letters_of_a_symbol_font_without_its_own_unicode_are_doubted(font: str,
     grid = Grid(cells, n_rows=1, n_cols=2, header_rows=0)
     evidence = Evidence(grid, region=None, layout=None, stubs=1)  # type: ignore[arg-type]  # the signal reads the grid
     assert (symbol_font_letters(evidence) is not None) == doubted
+
+
+@pytest.mark.parametrize(
+    ("text", "gap", "doubted"),
+    [
+        ("and monocytes", 2.0, True),  # the last label's next line, left out of the region
+        ("and monocytes", 9.0, False),  # a line a gap below: not the table's
+        ("Note: values are means", 2.0, False),  # a note starts anew
+        ("aOdds ratio per allele", 2.0, False),  # a footnote's raised mark, then its text
+    ],
+)
+def test_a_line_going_on_right_under_the_last_row_is_doubted(text: str, gap: float, doubted: bool) -> None:
+    """Words set at a cell's line pitch right under the table's last line, in lower case, go on from its last row."""
+    words = []
+    for i, token in enumerate(text.split()):
+        word = _word_in("Helvetica", token, 60.0 + 40 * i)
+        word.top, word.bottom = 100.0 + gap, 108.0 + gap
+        words.append(word)
+    if text.startswith("aOdds"):
+        words[0].chars[0].size = 5.0  # the footnote mark is set small
+    region = Region(50.0, 20.0, 300.0, 100.0)
+    layout = SimpleNamespace(column_lines=[Line(words)], body_size=8.0)
+    evidence = Evidence(Grid([], 0, 0, 0), region, layout, stubs=1)  # type: ignore[arg-type]  # lines and region
+    assert (goes_on_below(evidence) is not None) == doubted

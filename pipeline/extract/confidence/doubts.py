@@ -44,6 +44,7 @@ JOINING = {  # words that cannot end a label: the next line goes on with it
     "per",
     "vs",
 }
+GAP_UNDER = 0.5  # em: a line this close under the table's last line (top to bottom) is set at a cell's line pitch
 EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
@@ -247,6 +248,26 @@ def no_caption_at_head(ev: Evidence) -> str | None:
     return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
 
 
+def goes_on_below(ev: Evidence) -> str | None:
+    """A line of words set right under the table's last line (a cell's line pitch away, no gap), within its width
+    and starting in lower case, goes on from a cell of the last row: the region ends a line early and that cell
+    is cut (a note under a table stands apart, or starts anew)."""
+    region, layout = ev.region, ev.layout
+    for line in layout.column_lines:
+        if not (region.bottom < line.top <= region.bottom + GAP_UNDER * layout.body_size):
+            continue
+        if line.x0 < region.x0 - 1 or line.x1 > region.x1 + 1:
+            continue
+        first = line.words[0]
+        if (
+            first.chars[0].size >= 0.85 * first.size
+            and first.text[:1].islower()
+            and re.match(r"[^\W\d_]{2,}", first.text)
+        ):
+            return f"the line '{line.text[:30]}' goes on right under the last row: its cell may be cut"
+    return None
+
+
 _SYMBOL_FONT = re.compile(r"symbol|greek|mathpi|dingbat", re.IGNORECASE)
 
 
@@ -275,6 +296,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
     "symbol font letters": (0.75, symbol_font_letters),
+    "goes on below": (0.75, goes_on_below),
 }
 
 
