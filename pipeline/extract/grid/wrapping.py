@@ -176,16 +176,7 @@ def merge_body_lines(
             continue
         step = base[r] - base[r - 1]
         if prev and set(prev) & numeric and step <= 1.15 * pitch and not (close and step >= close):
-            for col, p in cells.items():
-                host = prev.get(col)
-                if host is None:
-                    p.row = r - 1
-                else:
-                    host.words.extend(p.words)
-                    placed.remove(p)
-            _drop_row(placed, r)
-            rows = rows[:r] + rows[r + 1 :]
-            base = [*base[: r - 1], base[r], *base[r + 1 :]]  # the row now ends on the folded line
+            rows, base = _fold_up(placed, rows, base, r)
             groups = {g - 1 if g > r else g for g in groups}
             continue
         r += 1
@@ -287,17 +278,23 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
         if not cells or not above or step > 1.15 * pitch or not _continues(cells, above, edges, step < close):
             r += 1
             continue
-        for col, p in cells.items():
-            host = above.get(col)
-            if host is None or host.col_span != p.col_span:
-                p.row = r - 1
-            else:
-                host.words.extend(p.words)
-                placed.remove(p)
-        _drop_row(placed, r)
-        rows = rows[:r] + rows[r + 1 :]
-        base = [*base[: r - 1], base[r], *base[r + 1 :]]  # the row now ends on the folded line
+        rows, base = _fold_up(placed, rows, base, r)
     return rows
+
+
+def _fold_up(placed: list[Placed], rows: list[Row], base: list[float], r: int) -> tuple[list[Row], list[float]]:
+    """Line ``r``'s words joined to the cells of the row above (a cell of its own where that row has none);
+    returns the remaining rows and their baselines, the row above now ending on the folded line."""
+    above = _row_cells(placed, r - 1)
+    for col, p in _row_cells(placed, r).items():
+        host = above.get(col)
+        if host is None:
+            p.row = r - 1
+        else:
+            host.words.extend(p.words)
+            placed.remove(p)
+    _drop_row(placed, r)
+    return rows[:r] + rows[r + 1 :], [*base[: r - 1], base[r], *base[r + 1 :]]
 
 
 def close_step(steps: list[float], size: float, row_steps: list[float] | None = None) -> float:
