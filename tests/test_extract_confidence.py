@@ -4,6 +4,7 @@ its reason written on the table, and a clean look-alike of the same layout keeps
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from extraction_checks import DOUBT, SURE, doubts, only_table
@@ -11,8 +12,13 @@ from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layou
 from papers.extra_features import render_side_by_side
 
 import pipeline.extract.document.tables as document
-from pipeline.extract.confidence.doubts import SIGNALS
+from pipeline.extract.confidence.doubts import SIGNALS, Evidence, goes_on_below, symbol_font_letters
 from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.structure import Grid
+from pipeline.extract.page.words import Line, Word
+from pipeline.extract.reading.chars import Char
+from pipeline.extract.regions.grow import Region
 
 
 @pytest.mark.parametrize("signal", sorted(GRID_LAYOUTS))
@@ -84,3 +90,49 @@ def test_a_caption_beside_a_table_with_no_table_of_its_own_doubts_it(
     left = found["Table 5"]
     doubted = any("caption of Table 6" in n for n in doubts(left))
     assert doubted == lost and (left.confidence < DOUBT) == lost, (left.confidence, left.notes)
+
+
+def _word_in(font: str, text: str, x0: float) -> Word:
+    chars = [Char(ch, x0 + 4 * i, x0 + 4 * (i + 1), 100.0, 108.0, 106.0, 8.0, font) for i, ch in enumerate(text)]
+    return Word(chars, chars[0].x0, chars[-1].x1, 100.0, 108.0, 8.0)
+
+
+@pytest.mark.parametrize(
+    ("font", "text", "doubted"),
+    [
+        ("Universal-GreekwithMathPi", "ab", True),  # α β given as the Latin letters of their codes
+        ("ABCDEF+SymbolMT", "1", True),  # a '+' given as its code's digit
+        ("Symbol", "αβ", False),  # the look-alike: a symbol font that maps its glyphs to Greek
+        ("Times-Roman", "ab", False),  # Latin letters in a Latin font
+    ],
+)
+def test_letters_of_a_symbol_font_without_its_own_unicode_are_doubted(font: str, text: str, doubted: bool) -> None:
+    """A Greek or symbol font with no Unicode of its own yields its glyphs' codes: the text read is not printed."""
+    cells = [Placed(0, 0, [_word_in("Times-Roman", "Integrin", 10.0)]), Placed(0, 1, [_word_in(font, text, 60.0)])]
+    grid = Grid(cells, n_rows=1, n_cols=2, header_rows=0)
+    evidence = Evidence(grid, region=None, layout=None, stubs=1)  # type: ignore[arg-type]  # the signal reads the grid
+    assert (symbol_font_letters(evidence) is not None) == doubted
+
+
+@pytest.mark.parametrize(
+    ("text", "gap", "doubted"),
+    [
+        ("and monocytes", 2.0, True),  # the last label's next line, left out of the region
+        ("and monocytes", 9.0, False),  # a line a gap below: not the table's
+        ("Note: values are means", 2.0, False),  # a note starts anew
+        ("aOdds ratio per allele", 2.0, False),  # a footnote's raised mark, then its text
+    ],
+)
+def test_a_line_going_on_right_under_the_last_row_is_doubted(text: str, gap: float, doubted: bool) -> None:
+    """Words set at a cell's line pitch right under the table's last line, in lower case, go on from its last row."""
+    words = []
+    for i, token in enumerate(text.split()):
+        word = _word_in("Helvetica", token, 60.0 + 40 * i)
+        word.top, word.bottom = 100.0 + gap, 108.0 + gap
+        words.append(word)
+    if text.startswith("aOdds"):
+        words[0].chars[0].size = 5.0  # the footnote mark is set small
+    region = Region(50.0, 20.0, 300.0, 100.0)
+    layout = SimpleNamespace(column_lines=[Line(words)], body_size=8.0)
+    evidence = Evidence(Grid([], 0, 0, 0), region, layout, stubs=1)  # type: ignore[arg-type]  # lines and region
+    assert (goes_on_below(evidence) is not None) == doubted

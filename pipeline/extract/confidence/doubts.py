@@ -15,7 +15,7 @@ from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.rows import value_shape
 from pipeline.extract.grid.structure import Grid
 from pipeline.extract.grid.style import is_bold, is_italic
-from pipeline.extract.grid.wrapping import fits_after
+from pipeline.extract.grid.wrapping import LINE_PITCH, TWO_PITCHES, ends_open, fits_after
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
@@ -47,6 +47,7 @@ JOINING = {  # words that cannot end a label: the next line goes on with it
     "per",
     "vs",
 }
+GAP_UNDER = 0.5  # em: a line this close under the table's last line (top to bottom) is set at a cell's line pitch
 EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
@@ -164,17 +165,31 @@ def stub_new_line(ev: Evidence) -> str | None:
             if not _text(lower)[:1].isupper() or _open(_text(upper)):
                 continue
             room = p.col == 0 and p.col_span == 1 and bool(values) and fits_after(upper[-1].x1, lower[0], reach)
-            if room or (flat and k == len(lines) - 1):
+            last_anew = flat and k == len(lines) - 1 and not _set_close(lines, p, ev.grid)
+            if room or last_anew:
                 first, last = _text(lines[0]), _text(lower)
                 anew = "joins two lines, the second starting anew: it may be two rows"
                 return f"row label '{first[:25]} / {last[:25]}' {anew}"
     return None
 
 
+def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
+    """The label's last two lines are set a line of type apart, closer than its row is to the next (rows spaced
+    apart further than a cell's lines): one cell's lines, not two rows (a label set half-way between two lines,
+    beside the rows it names, steps less)."""
+    below = [min(w.baseline for w in q.words) for q in grid.placed if q.row == label.row + label.row_span]
+    if not below:
+        return False
+    step = lines[-1][0].baseline - lines[-2][0].baseline
+    size = max(w.size for w in lines[-1])
+    return LINE_PITCH * size <= step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
+
+
 def _open(line: str) -> bool:
-    """A line that cannot end a label: it breaks a word, leaves a bracket open, or ends on a joining word."""
+    """A line that cannot end a label: it breaks a word, ends a list's item, leaves a bracket open, or ends on a
+    joining word."""
     words = line.split()
-    return line.endswith("-") or line.count("(") > line.count(")") or bool(words and words[-1].lower() in JOINING)
+    return ends_open(line) or bool(words and words[-1].lower() in JOINING)
 
 
 def numbers_in_header(ev: Evidence) -> str | None:
@@ -335,6 +350,44 @@ def no_caption_at_head(ev: Evidence) -> str | None:
     return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
 
 
+def goes_on_below(ev: Evidence) -> str | None:
+    """A line of words set right under the table's last line (a cell's line pitch away, no gap), within its width
+    and starting in lower case, goes on from a cell of the last row: the region ends a line early and that cell
+    is cut (a note under a table stands apart, or starts anew)."""
+    region, layout = ev.region, ev.layout
+    for line in layout.column_lines:
+        if not (region.bottom < line.top <= region.bottom + GAP_UNDER * layout.body_size):
+            continue
+        if line.x0 < region.x0 - 1 or line.x1 > region.x1 + 1:
+            continue
+        first = line.words[0]
+        if (
+            first.chars[0].size >= 0.85 * first.size
+            and first.text[:1].islower()
+            and re.match(r"[^\W\d_]{2,}", first.text)
+        ):
+            return f"the line '{line.text[:30]}' goes on right under the last row: its cell may be cut"
+    return None
+
+
+_SYMBOL_FONT = re.compile(r"symbol|greek|mathpi|dingbat", re.IGNORECASE)
+
+
+def symbol_font_letters(ev: Evidence) -> str | None:
+    """A font of Greek letters or symbols that gives its glyphs no Unicode of their own yields the Latin letters and
+    digits of their codes ('a' for α, '1' for +): the cell's text is not what the page prints."""
+    for p in ev.grid.placed:
+        for word in p.words:
+            fonts = [
+                c.font for c in word.chars if _SYMBOL_FONT.search(c.font) and c.text.isascii() and c.text.isalnum()
+            ]
+            if fonts:
+                return (
+                    f"'{word.text}' is set in {fonts[0]} but reads as Latin letters or digits: Greek or symbols lost?"
+                )
+    return None
+
+
 SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
@@ -347,6 +400,8 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "note as row": (0.75, note_as_row),
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
+    "symbol font letters": (0.75, symbol_font_letters),
+    "goes on below": (0.75, goes_on_below),
 }
 
 

@@ -32,6 +32,31 @@ class Placed:
     row_span: int = 1
 
 
+HANGING_INDENT = (0.4, 4.0)  # em: how much further right than its cell's first line a continued line starts
+
+
+def left_edges(placed: list[Placed], header_rows: int) -> dict[int, float]:
+    """Each left-aligned column's edge: the start most of its body cells share, to a point (where a cell's first
+    line starts); columns whose cells start anywhere (centred, set right) have none."""
+    starts: dict[int, list[float]] = {}
+    for p in placed:
+        if p.row >= header_rows and p.col_span == 1:
+            starts.setdefault(p.col, []).append(min(w.x0 for w in p.words))
+    edges = {}
+    for col, xs in starts.items():
+        edge = max(xs, key=lambda x: sum(abs(x - y) <= 1.0 for y in xs))
+        if sum(abs(x - edge) <= 1.0 for x in xs) * 2 >= len(xs):
+            edges[col] = edge
+    return edges
+
+
+def indent_from_edge(p: Placed, edges: dict[int, float]) -> float | None:
+    """How far right of its column's left edge the cell starts, in em; None in a column without one."""
+    if p.col not in edges:
+        return None
+    return (min(w.x0 for w in p.words) - edges[p.col]) / max(w.size for w in p.words)
+
+
 def find_columns(
     body: list[Row],
     vrules: list[Rule],

@@ -22,6 +22,7 @@ from pipeline.extract.grid.stacked import panel_blocks
 from pipeline.extract.grid.straddle import straddling_segments
 from pipeline.extract.grid.wrapping import (
     close_open_labels,
+    fold_wrapped_lines,
     join_bottom_set_labels,
     join_header_lines,
     join_open_brackets,
@@ -105,6 +106,8 @@ def build_grid(
         notes += band_notes
     if joined:
         group_rows = set()
+    elif not numeric_columns(placed, header_rows, len(columns)):
+        rows = fold_wrapped_lines(placed, rows, header_rows)  # a table of words: its wrapped lines are no rows
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])

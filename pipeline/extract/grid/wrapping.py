@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from statistics import median
 
-from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.columns import HANGING_INDENT, Placed, indent_from_edge, left_edges
 from pipeline.extract.grid.headers import BARE_SPREAD
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.grid.spans import row_baselines
@@ -20,6 +20,9 @@ _QUANTITY = re.compile(r"^[(\[]?\s*[~≈<>]?\s*[\d.,]+\s*[KMBTkmbt%]?\s*(?:param
 _WORD_START = re.compile(r"[^\W\d_]{2}")
 _SAMPLE_SIZE = re.compile(r"^[(\[]\s*[nN]\s*=\s*[\d,]+\s*[)\]]")  # '(n = 41)' under a group's name
 WRAP_LEADING = 1.5  # baseline step of a wrapped label's lines, in ems (levels are set further apart)
+LINE_PITCH = 0.8  # em: the least step between two lines of one cell (a line set between two others steps less)
+PITCH_TOLERANCE = 0.5  # pt: steps this close are one pitch
+TWO_PITCHES = 0.9  # a step under this share of the usual one between lines: rows set further apart than a cell's lines
 
 
 def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
@@ -27,9 +30,12 @@ def _row_cells(placed: list[Placed], r: int) -> dict[int, Placed]:
 
 
 def _drop_row(placed: list[Placed], r: int) -> None:
+    """Line ``r`` is gone (its words joined to a row): rows under it move up, cells spanning it span one line less."""
     for p in placed:
         if p.row > r:
             p.row -= 1
+        elif p.row + p.row_span > r and p.row_span > 1:
+            p.row_span -= 1
 
 
 def join_header_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> tuple[int, list[Row]]:
@@ -188,14 +194,22 @@ def merge_body_lines(
     in another style, or when no row with numbers precedes it; otherwise, close under a row with numbers,
     it continues that row's cells, unless it cannot be the wrapped end of the label there (a rule parts them,
     or that label had room for its first word) and a row of values follows: then it names the rows under it.
+    Where rows are set further apart than a cell's lines, a line set a row apart from the one above is no line
+    of its row: the first line of a label whose next lines, set close, reach its values (centred on the label's
+    lines), or a row of its own with empty cells.
     Returns the group-label rows and the remaining rows.
     """
     numeric = numeric_columns(placed, header_rows, n_cols)
     if not numeric:
         return set(), rows
-    base = row_baselines(rows)
+    base = _stub_baselines(placed, rows)
     steps = [b - a for a, b in pairwise(base[header_rows:])]
     pitch = median(steps) if steps else 0.0
+    valued = [bool(set(_row_cells(placed, r)) & numeric) for r in range(len(rows))]
+    between_values = [
+        b - a for i, (a, b) in enumerate(pairwise(base)) if i >= header_rows and valued[i] and valued[i + 1]
+    ]
+    close = close_step(steps, _body_size(placed, header_rows), between_values)  # two lines with values: two rows
     groups: set[int] = set()
     reach = _stub_reach(placed, header_rows, numeric)
     r = header_rows
@@ -211,10 +225,13 @@ def merge_body_lines(
             groups.add(r)
             r += 1
             continue
-        if (
+        over_values = (
             r > 0
             and _label_over_centred_values(cells, nxt, numeric)
             and base[r + 1] - base[r] < 0.9 * (base[r] - base[r - 1])
+        )
+        if over_values or (
+            close and base[r] - base[r - 1] >= close and _leads_to_values(placed, base, r, close, numeric)
         ):
             for col, p in cells.items():  # a label's first line, closer to the row under it than to the one above
                 host = nxt.get(col)
@@ -228,27 +245,44 @@ def merge_body_lines(
             base = [*base[:r], *base[r + 1 :]]
             groups = {g - 1 if g > r else g for g in groups}
             continue
-        if prev and set(prev) & numeric and base[r] - base[r - 1] <= 1.15 * pitch:
+        step = base[r] - base[r - 1]
+        if prev and set(prev) & numeric and step <= 1.15 * pitch and not (close and step >= close):
             apart = _ruled_apart(rows[r - 1], rows[r], hrules)
             if set(nxt) & numeric and _starts_anew(cells, prev.get(0), reach, apart):
                 _span_row(cells, placed, n_cols)  # not the end of the label above: the name of the rows under it
                 groups.add(r)
                 r += 1
                 continue
-            for col, p in cells.items():
-                host = prev.get(col)
-                if host is None:
-                    p.row = r - 1
-                else:
-                    host.words.extend(p.words)
-                    placed.remove(p)
-            _drop_row(placed, r)
-            rows = rows[:r] + rows[r + 1 :]
-            base = [*base[: r - 1], base[r], *base[r + 1 :]]  # the row now ends on the folded line
+            rows, base = _fold_up(placed, rows, base, r)
             groups = {g - 1 if g > r else g for g in groups}
             continue
         r += 1
     return groups, rows
+
+
+def _body_size(placed: list[Placed], header_rows: int) -> float:
+    return median(w.size for p in placed if p.row >= header_rows for w in p.words)
+
+
+def _stub_baselines(placed: list[Placed], rows: list[Row]) -> list[float]:
+    """Each line's baseline, read on its stub's words where it has some (a value in another font, or centred
+    between two lines, would move it)."""
+    base = row_baselines(rows)
+    for p in placed:
+        if p.col == 0 and p.row_span == 1 and p.row < len(base):
+            base[p.row] = median(w.baseline for w in p.words)
+    return base
+
+
+def _leads_to_values(placed: list[Placed], base: list[float], r: int, close: float, numeric: set[int]) -> bool:
+    """Line ``r`` (words only) opens a chain of lines each set closer to the next than rows are, the chain reaching
+    a line with values: the first line of a label wrapped over several lines, its values centred on them."""
+    k = r
+    while k + 1 < len(base) and base[k + 1] - base[k] < close:
+        k += 1
+        if set(_row_cells(placed, k)) & numeric:
+            return True
+    return False
 
 
 def _label_over_centred_values(cells: dict[int, Placed], nxt: dict[int, Placed], numeric: set[int]) -> bool:
@@ -353,3 +387,90 @@ def _is_group_label(
     if indent > 0.4 * size:
         return True
     return (is_bold(label.words) and not is_bold(stub.words)) or (is_italic(label.words) and not is_italic(stub.words))
+
+
+def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) -> list[Row]:
+    """Fold the wrapped lines of a table of words into the row above. A column set with hanging indents
+    starts each cell's first line at its edge and every further line an indent to the right: a line whose
+    cells start indented, with none at its column's edge outside the stub, continues the row above (the
+    stub's own wrapped words, set flush, come with it). Where rows are set further apart than the lines of a
+    cell, a line closer than that to the one above continues it. A line with words in the stub alone continues
+    the stub above where that ends open (';', ',', '+', an unclosed bracket) or the line starts in lower case.
+
+    Otherwise a line with a cell at its column's edge is a row, however far its stub is indented (a sub-row
+    under a parent); so is a stub line alone under a stub that ends closed (a row whose other cells are empty).
+    Returns the remaining rows."""
+    edges = left_edges(placed, header_rows)
+    base = row_baselines(rows)
+    steps = [b - a for a, b in pairwise(base[header_rows:])]
+    pitch = median(steps) if steps else 0.0
+    close = close_step(steps, _body_size(placed, header_rows))
+    r = header_rows + 1
+    while r < len(rows):
+        cells, above = _row_cells(placed, r), _row_cells(placed, r - 1)
+        step = base[r] - base[r - 1]
+        if not cells or not above or step > 1.15 * pitch or not _continues(cells, above, edges, step < close):
+            r += 1
+            continue
+        rows, base = _fold_up(placed, rows, base, r)
+    return rows
+
+
+def _fold_up(placed: list[Placed], rows: list[Row], base: list[float], r: int) -> tuple[list[Row], list[float]]:
+    """Line ``r``'s words joined to the cells of the row above (a cell of its own where that row has none);
+    returns the remaining rows and their baselines, the row above now ending on the folded line."""
+    above = _row_cells(placed, r - 1)
+    for col, p in _row_cells(placed, r).items():
+        host = above.get(col)
+        if host is None:
+            p.row = r - 1
+        else:
+            host.words.extend(p.words)
+            placed.remove(p)
+    _drop_row(placed, r)
+    return rows[:r] + rows[r + 1 :], [*base[: r - 1], base[r], *base[r + 1 :]]
+
+
+def close_step(steps: list[float], size: float, row_steps: list[float] | None = None) -> float:
+    """The step between lines under which they are one cell's lines: half-way between a cell's line pitch (the
+    tightest step that two or more lines share, a line of type or more apart: a label set half-way between two
+    lines is no pitch) and the rows' pitch (the usual step, or the usual one of ``row_steps``, between lines sure
+    to be rows) where rows are set further apart than a cell's lines; 0 where one pitch serves both."""
+    pitches = sorted(s for s in steps if s >= LINE_PITCH * size)
+    tight = next((s for s in pitches if sum(abs(t - s) <= PITCH_TOLERANCE for t in pitches) >= 2), None)
+    if tight is None:
+        return 0.0
+    usual = median(row_steps or steps)
+    return (usual + tight) / 2 if tight < TWO_PITCHES * usual else 0.0
+
+
+def _continues(cells: dict[int, Placed], above: dict[int, Placed], edges: dict[int, float], close: bool) -> bool:
+    if any(p.col_span > 1 for p in cells.values()):
+        return False  # a line across columns: a group's name or a note
+    if any(_style(p.words)[:2] != _style(above[c].words)[:2] for c, p in cells.items() if c in above):
+        return False  # a cell's lines share their style: a bold group's name is no line of the row under it
+    hanging = {c for c, p in cells.items() if _hanging(p, edges)}
+    if hanging:
+        return all(c in hanging or c == 0 for c in cells)
+    if close:
+        return True  # set closer than rows are: a line of the row above
+    if set(cells) != {0} or 0 not in above:
+        return False  # a stub indented alone may name a sub-row: only its words say it goes on
+    return ends_open(_last_line(above[0])) or _text(cells[0])[:1].islower()
+
+
+def ends_open(line: str) -> bool:
+    """A line that cannot end a cell: it breaks a word or a range, ends a list's item (';', ',', '+', '&', '/':
+    'Neurocan; α5β1;'), or leaves a bracket open; the next line goes on with it."""
+    return line.rstrip().endswith(("-", "\u2013", ";", ",", "+", "&", "/")) or _unclosed(line)
+
+
+def _hanging(p: Placed, edges: dict[int, float]) -> bool:
+    """A cell outside the stub starting a hanging indent right of its column's edge."""
+    indent = indent_from_edge(p, edges)
+    return p.col > 0 and indent is not None and HANGING_INDENT[0] <= indent <= HANGING_INDENT[1]
+
+
+def _last_line(p: Placed) -> str:
+    last = max(w.baseline for w in p.words)
+    return join_words([w for w in p.words if abs(w.baseline - last) < 0.5 * w.size])
