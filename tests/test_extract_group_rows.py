@@ -12,10 +12,7 @@ from papers.group_rows import GROUP_ROW_RENDERERS
 from pipeline.fixtures import PaperTruth
 from pipeline.model import TablesFile
 
-DOUBTED = {  # read joined, doubted: a group label under a label that had no room left; labels over centred values
-    "unruled_group_rows",
-    "centred_values",
-}
+DOUBTED = {"unruled_group_rows"}  # read joined, doubted: a group label under a label that had no room left
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,10 @@ with the look-alikes that must read as before:
   under every row: the rule parts them. Look-alike: unruled_group_rows, the same unruled: nothing tells the
   group label from the label's second line; it is joined, and the table is doubted.
 - centred_values: labels wrapped over three lines beside values set centred on them; the first line of a label
-  has room after the last line of the label above, so it is no part of it: read right, or doubted.
+  has room after the last line of the label above, so it is no part of it, and it ends on a word that cannot
+  end a label ('Median time since') over a line going on in lower case: the first line of the label below.
+  Look-alike: lower_sub_rows, group names that end closed ('Sex') over rows named in lower case ('male'):
+  each names the rows under it.
 - grid_at_page_top: a full-grid table at the very top of a page, its caption below it (supplementary pages):
   its top rule lies where running heads put theirs, but the header row under it is closed by the next rule,
   so it is the table's. Look-alike: grid_under_head_rule, a running head over a rule and the same table right
@@ -99,6 +102,22 @@ CENTRED = (  # long labels wrapped over three lines, each value set centred on i
     ("Median time from discontinuation of immunosuppressive treatment (range)", "1.8 (0–9)", "2.4 (0–11)"),
     ("Median age at transplantation (range)", "9.6 (2.8–19.5)", "10.5 (1.5–19)"),
 )
+
+
+SUB_ROWS = (  # group names ending closed over rows named in lower case
+    ("Age at transplantation (years)", "9.6", "10.5"),
+    ("Patients", "20", "33"),
+    ("Sex", None, None),
+    ("male", "12", "20"),
+    ("female", "8", "13"),
+    ("Smoking status", None, None),
+    ("never", "11", "19"),
+    ("current", "9", "14"),
+)
+
+
+def render_lower_sub_rows(path: Path) -> PaperTruth:
+    return _alone(path, statistics_table(SUB_ROWS))
 
 
 def render_centred_values(path: Path) -> PaperTruth:
@@ -208,6 +227,7 @@ GROUP_ROW_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
     "ruled_group_rows": render_ruled_group_rows,
     "unruled_group_rows": render_unruled_group_rows,
     "centred_values": render_centred_values,
+    "lower_sub_rows": render_lower_sub_rows,
     "grid_at_page_top": render_grid_at_page_top,
     "grid_under_head_rule": render_grid_under_head_rule,
 }

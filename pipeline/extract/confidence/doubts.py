@@ -15,7 +15,7 @@ from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.rows import value_shape
 from pipeline.extract.grid.structure import Grid
 from pipeline.extract.grid.style import is_bold, is_italic
-from pipeline.extract.grid.wrapping import LINE_PITCH, TWO_PITCHES, ends_open, fits_after
+from pipeline.extract.grid.wrapping import LINE_PITCH, TWO_PITCHES, fits_after, label_ends_open
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
@@ -29,24 +29,6 @@ MANY_LINES = 3  # lines in a cell of several columns of one row for them to be r
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
 ITEM_SHARE = 0.5  # lines starting anew, among a multi-line row's later lines, for them to be rows
 REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
-JOINING = {  # words that cannot end a label: the next line goes on with it
-    "of",
-    "and",
-    "or",
-    "the",
-    "in",
-    "for",
-    "to",
-    "with",
-    "than",
-    "by",
-    "on",
-    "at",
-    "a",
-    "an",
-    "per",
-    "vs",
-}
 GAP_UNDER = 0.5  # em: a line this close under the table's last line (top to bottom) is set at a cell's line pitch
 EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
@@ -162,7 +144,7 @@ def stub_new_line(ev: Evidence) -> str | None:
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
         flat = bool(values) and all(len(_lines(q.words)) == 1 for q in values)
         for k, (upper, lower) in enumerate(pairwise(lines), start=1):
-            if not _text(lower)[:1].isupper() or _open(_text(upper)):
+            if not _text(lower)[:1].isupper() or label_ends_open(_text(upper)):
                 continue
             room = p.col == 0 and p.col_span == 1 and bool(values) and fits_after(upper[-1].x1, lower[0], reach)
             last_anew = flat and k == len(lines) - 1 and not _set_close(lines, p, ev.grid)
@@ -183,13 +165,6 @@ def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
     step = lines[-1][0].baseline - lines[-2][0].baseline
     size = max(w.size for w in lines[-1])
     return LINE_PITCH * size <= step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
-
-
-def _open(line: str) -> bool:
-    """A line that cannot end a label: it breaks a word, ends a list's item, leaves a bracket open, or ends on a
-    joining word."""
-    words = line.split()
-    return ends_open(line) or bool(words and words[-1].lower() in JOINING)
 
 
 def numbers_in_header(ev: Evidence) -> str | None:

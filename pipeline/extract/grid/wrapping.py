@@ -233,22 +233,17 @@ def merge_body_lines(
         if over_values or (
             close and base[r] - base[r - 1] >= close and _leads_to_values(placed, base, r, close, numeric)
         ):
-            for col, p in cells.items():  # a label's first line, closer to the row under it than to the one above
-                host = nxt.get(col)
-                if host is None:
-                    p.row = r + 1
-                else:
-                    host.words[:0] = p.words
-                    placed.remove(p)
-            _drop_row(placed, r)
-            rows = rows[:r] + rows[r + 1 :]
-            base = [*base[:r], *base[r + 1 :]]
+            rows, base = _fold_down(placed, rows, base, r)  # a label's first line, closer to the row under it
             groups = {g - 1 if g > r else g for g in groups}
             continue
         step = base[r] - base[r - 1]
         if prev and set(prev) & numeric and step <= 1.15 * pitch and not (close and step >= close):
             apart = _ruled_apart(rows[r - 1], rows[r], hrules)
             if set(nxt) & numeric and _starts_anew(cells, prev.get(0), reach, apart):
+                if _opens_label_below(cells, nxt):  # the first line of the label of the row under it
+                    rows, base = _fold_down(placed, rows, base, r)
+                    groups = {g - 1 if g > r else g for g in groups}
+                    continue
                 _span_row(cells, placed, n_cols)  # not the end of the label above: the name of the rows under it
                 groups.add(r)
                 r += 1
@@ -416,6 +411,28 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
     return rows
 
 
+def _fold_down(placed: list[Placed], rows: list[Row], base: list[float], r: int) -> tuple[list[Row], list[float]]:
+    """Line ``r``'s words put before the cells of the row under it (a cell of its own where that row has
+    none); returns the remaining rows and their baselines."""
+    below = _row_cells(placed, r + 1)
+    for col, p in _row_cells(placed, r).items():
+        host = below.get(col)
+        if host is None:
+            p.row = r + 1
+        else:
+            host.words[:0] = p.words
+            placed.remove(p)
+    _drop_row(placed, r)
+    return rows[:r] + rows[r + 1 :], [*base[:r], *base[r + 1 :]]
+
+
+def _opens_label_below(cells: dict[int, Placed], below: dict[int, Placed]) -> bool:
+    """A label line that cannot end a label ('Median time since') over a stub line going on in lower case
+    ('discontinuation of ...'): one label, its values set on a later line (centred on the label's lines)."""
+    label, nxt = cells.get(0), below.get(0)
+    return label is not None and nxt is not None and label_ends_open(join_words(label.words)) and _goes_on(nxt)
+
+
 def _fold_up(placed: list[Placed], rows: list[Row], base: list[float], r: int) -> tuple[list[Row], list[float]]:
     """Line ``r``'s words joined to the cells of the row above (a cell of its own where that row has none);
     returns the remaining rows and their baselines, the row above now ending on the folded line."""
@@ -457,6 +474,37 @@ def _continues(cells: dict[int, Placed], above: dict[int, Placed], edges: dict[i
     if set(cells) != {0} or 0 not in above:
         return False  # a stub indented alone may name a sub-row: only its words say it goes on
     return ends_open(_last_line(above[0])) or _text(cells[0])[:1].islower()
+
+
+JOINING = {  # words that cannot end a label: the next line goes on with it
+    "of",
+    "and",
+    "or",
+    "the",
+    "in",
+    "for",
+    "to",
+    "with",
+    "than",
+    "by",
+    "on",
+    "at",
+    "a",
+    "from",
+    "since",
+    "between",
+    "per",
+    "versus",
+    "vs",
+    "into",
+    "an",
+}
+
+
+def label_ends_open(line: str) -> bool:
+    """A label's line that cannot end it: open punctuation or bracket, or a word that joins it to what follows."""
+    words = line.split()
+    return ends_open(line) or bool(words and words[-1].lower() in JOINING)
 
 
 def ends_open(line: str) -> bool:
