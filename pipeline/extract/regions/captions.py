@@ -103,9 +103,12 @@ def line_caption_label(line: Line, body_size: float | None = None) -> str | None
     return bare if bare is not None and _set_apart(line, bare, body_size) else None
 
 
-def find_captions(lines: list[Line], rules: Sequence[Rule] = (), body_size: float | None = None) -> list[Caption]:
-    """Caption starts among column lines (top to bottom), each with the lines that continue it
-    (up to a rule: the line after a table's top rule is the table's, however close)."""
+def find_captions(
+    lines: list[Line], rules: Sequence[Rule] = (), body_size: float | None = None, leading: float = 0.0
+) -> list[Caption]:
+    """Caption starts among column lines (top to bottom), each with the lines that continue it (up to a rule:
+    the line after a table's top rule is the table's, however close). ``leading``: the points a page sets
+    between its lines beyond single spacing (a double-spaced manuscript sets its captions so too)."""
     captions: list[Caption] = []
     used: set[int] = set()
     for i, line in enumerate(lines):
@@ -126,7 +129,7 @@ def find_captions(lines: list[Line], rules: Sequence[Rule] = (), body_size: floa
             first = (body[1] if len(body) > 1 else nxt) if bare else line  # the title may be set in another size
             if j in used or not _continues_caption(body[-1], nxt, first):
                 continue
-            if nxt.top - body[-1].bottom > 0.9 * line.size or _rule_between(body[-1], nxt, rules):
+            if nxt.top - body[-1].bottom > 0.9 * line.size + leading or _rule_between(body[-1], nxt, rules):
                 break
             body.append(nxt)
             used.add(j)
