@@ -1,0 +1,87 @@
+"""A table's label where it is printed other than as "Table N." over its grid (issue 29): a heading in capitals
+naming a table continued overleaf under a "Continued" line, a double-spaced manuscript's caption, a label alone
+on its line with the title under it; and their look-alikes (a heading over prose, a new table overleaf, a label
+mentioned in running text, a paragraph after the caption)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from extraction_checks import assert_cells_found_in_their_bboxes
+from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS
+
+from pipeline.extract.document.continued import merge_continuations, page_parts
+from pipeline.extract.document.tables import extract_tables
+from pipeline.fixtures import PaperTruth
+from pipeline.model import Table, TablesFile
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
+    folder = tmp_path_factory.mktemp("labels")
+    out = {}
+    for name, render in LABEL_LAYOUT_RENDERERS.items():
+        pdf = folder / f"{name}.pdf"
+        truth = render(pdf)
+        out[name] = (pdf, truth, extract_tables(pdf))
+    return out
+
+
+def test_a_part_under_a_continued_line_takes_the_label_of_the_table_it_continues(rendered: dict) -> None:
+    """Overleaf the part has no caption of its own, only 'Continued' inside its rules and the header again: one
+    table under the heading that names it, each page's part with its header; the heading in capitals over the
+    prose after it names no table."""
+    pdf, paper, found = rendered["key_resources"]
+    (truth,) = paper.tables
+    (table,) = found.tables
+    assert (table.label, table.caption, table.page, table.continued_pages) == ("KEY RESOURCES TABLE",) * 2 + (1, [2])
+    assert table.grid() == truth.cells and table.header_rows == 1
+    assert not table.headless_pages
+    assert [(p.page, p.header_rows, p.grid()) for p in page_parts(table)] == [
+        (t.page, t.header_rows, t.cells) for t in truth.parts
+    ]
+    assert table.confidence >= 0.8
+    assert_cells_found_in_their_bboxes(pdf, found)
+
+
+def test_a_new_table_at_the_head_of_the_next_page_is_not_a_continuation(rendered: dict) -> None:
+    """As many columns, but its own header and no 'Continued' line: a table of its own, unlabelled."""
+    _, paper, found = rendered["new_table_overleaf"]
+    first, other = paper.tables
+    kr, new = found.tables
+    assert (kr.label, kr.continued_pages, kr.grid()) == ("KEY RESOURCES TABLE", [], first.cells)
+    assert (new.label, new.page, new.grid(), new.header_rows) == (None, 2, other.cells, 1)
+
+
+def test_a_double_spaced_caption_is_one_caption_and_a_mention_is_none(rendered: dict) -> None:
+    """The caption's lines are as far apart as the manuscript's lines; a line of running text that starts with
+    'Table 2' mentions a table and names none."""
+    _, paper, found = rendered["double_spaced_caption"]
+    (table,) = found.tables
+    assert (table.label, table.caption) == ("Table 1", f"Table 1 {CAPTION}")
+    assert table.grid() == paper.tables[0].cells
+
+
+def test_a_label_alone_on_its_line_takes_the_title_under_it_and_no_more(rendered: dict) -> None:
+    """'TABLE 1' alone and centred under the table, its title on the next double-spaced lines; the paragraph after
+    a blank line is running text."""
+    _, paper, found = rendered["label_alone_below"]
+    (table,) = found.tables
+    assert (table.label, table.caption, table.caption_position) == ("Table 1", f"TABLE 1 {CAPTION}", "below")
+    assert table.grid() == paper.tables[0].cells
+
+
+def _part(rows: Sequence[Sequence[str | None]], page: int, label: str | None) -> Table:
+    return Table.from_grid(rows, label=label, page=page)
+
+
+def test_a_first_row_that_only_starts_with_continued_is_no_marker() -> None:
+    """'Continued treatment' heads a new table's header: it does not say the part goes on from the page before."""
+    first = _part([["Drug", "Dose", "N"], ["A", "10", "4"], ["B", "20", "5"]], 1, "Table 1")
+    new = _part([["Continued treatment", "Dose", "N"], ["A", "15", "3"]], 2, None)
+    marked = _part([["(continued)", "", ""], ["Drug", "Dose", "N"], ["C", "30", "6"]], 2, None)
+    assert len(merge_continuations([first, new])) == 2
+    (merged,) = merge_continuations([_part(first.grid(), 1, "Table 1"), marked])
+    assert merged.grid() == [["Drug", "Dose", "N"], ["A", "10", "4"], ["B", "20", "5"], ["C", "30", "6"]]
