@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 from extraction_checks import assert_cells_found_in_their_bboxes
-from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS
+from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS, PLAIN_CAPTION
 
 from pipeline.extract.document.continued import merge_continuations, page_parts
-from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.document.pages import DocumentPages
+from pipeline.extract.document.tables import _read, extract_tables
+from pipeline.extract.reading.chars import open_pdf
+from pipeline.extract.settings import ExtractionSettings
 from pipeline.fixtures import PaperTruth
 from pipeline.model import Table, TablesFile
 
@@ -56,12 +59,19 @@ def test_a_new_table_at_the_head_of_the_next_page_is_not_a_continuation(rendered
 
 
 def test_a_double_spaced_caption_is_one_caption_and_a_mention_is_none(rendered: dict) -> None:
-    """The caption's lines are as far apart as the manuscript's lines; a line of running text that starts with
-    'Table 2' mentions a table and names none."""
-    _, paper, found = rendered["double_spaced_caption"]
+    """The caption's lines are as far apart as the manuscript's lines; lines of running text that start with
+    'Table 2 of' or, in mid-sentence (the line above as far as the page sets its lines), 'Table S3:' mention
+    tables and name none: the page's only caption is the table's."""
+    pdf, paper, found = rendered["double_spaced_caption"]
     (table,) = found.tables
     assert (table.label, table.caption) == ("Table 1", f"Table 1 {CAPTION}")
     assert table.grid() == paper.tables[0].cells
+    doc = open_pdf(pdf)
+    try:
+        page = DocumentPages(lambda i: _read(doc, i, ExtractionSettings(), {}), len(doc)).get(0)
+    finally:
+        doc.close()
+    assert [c.label for c in page.captions] == ["Table 1"]
 
 
 def test_a_label_alone_on_its_line_takes_the_title_under_it_and_no_more(rendered: dict) -> None:
@@ -71,6 +81,17 @@ def test_a_label_alone_on_its_line_takes_the_title_under_it_and_no_more(rendered
     (table,) = found.tables
     assert (table.label, table.caption, table.caption_position) == ("Table 1", f"TABLE 1 {CAPTION}", "below")
     assert table.grid() == paper.tables[0].cells
+
+
+def test_a_plain_label_over_a_table_starts_its_caption_and_one_under_a_table_is_running_text(rendered: dict) -> None:
+    """'Table 1 Accuracy ...' in the body's type, a table right under it: its caption. 'Table 2 Results ...' in
+    the paragraph right under the table is running text: no caption, so no label left unplaced beside the
+    table to doubt it."""
+    _, paper, found = rendered["plain_caption"]
+    (table,) = found.tables
+    assert (table.label, table.caption) == ("Table 1", f"Table 1 {PLAIN_CAPTION}")
+    assert table.grid() == paper.tables[0].cells
+    assert table.confidence >= 0.8
 
 
 def _part(rows: Sequence[Sequence[str | None]], page: int, label: str | None) -> Table:

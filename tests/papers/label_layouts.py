@@ -6,9 +6,13 @@
 - new_table_overleaf: the same first part, and at the head of the next page a table with as many columns but
   a header of its own and no "Continued" line: a new, uncaptioned table, not a continuation.
 - double_spaced_caption: a manuscript set double-spaced, a caption of three lines ("Table 1 Mutations ...",
-  its label bold, no punctuation) over a table, and running text whose line starts with "Table 2" (a mention).
+  its label bold, no punctuation) over a table, and running text whose lines start with "Table 2 of" and, in
+  mid-sentence, "Table S3: Docking scores" (mentions).
 - label_alone_below: the same manuscript with the caption under its table, "TABLE 1" alone and centred on
   its line and the title on the next lines; a paragraph of running text follows after a blank line.
+- plain_caption: "Table 1 Accuracy of ..." set as a paragraph of the body text (no punctuation after the
+  number, the label neither bold nor in another size) over a table. Look-alike: a paragraph right under the
+  table that starts "Table 2 Results ...", running text.
 
     from papers.label_layouts import LABEL_LAYOUT_RENDERERS
 """
@@ -23,6 +27,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import PageBreak, Spacer
 from reportlab.platypus import Paragraph as RLParagraph
 
+from papers import tables
 from papers.journal_layouts import BODY, FAM, _paper
 from papers.prose import paragraphs
 from pipeline.fixtures.draw import TableFlowable
@@ -141,9 +146,9 @@ def _manuscript_prose(n: int, start: int) -> list[RLParagraph]:
 def render_double_spaced_caption(path: Path) -> PaperTruth:
     spec = mutations()
     table = TableFlowable(spec, FAM, list(range(spec.n_rows)), "", "single")
-    mention = (  # running text whose line starts with a label: a mention, not a caption
-        "Table 2 of the supplement lists the primers used for every mutation, and the docking runs were repeated "
-        "three times with the same settings for each of the complexes."
+    mention = (  # running text whose lines start with a label: mentions, not captions
+        "Table 2 of the supplement lists the primers used for every mutation.<br/>The docking scores of every"
+        " complex are given in the supplementary file,<br/>Table S3: Docking scores, one row for each run."
     )
     story = [
         *_manuscript_prose(1, 2),
@@ -170,9 +175,25 @@ def render_label_alone_below(path: Path) -> PaperTruth:
     return _paper(path, [spec], [table], story)
 
 
+PLAIN_CAPTION = "Accuracy of five DNA language models on the short-range classification tasks."
+MENTION = (
+    "Table 2 Results of the second cohort are given in the supplement, where the same five models were "
+    "fine-tuned with the recipe above and scored on the held-out split of every task."
+)
+
+
+def render_plain_caption(path: Path) -> PaperTruth:
+    spec = tables.booktabs("Table 1")
+    table = TableFlowable(spec, FAM, list(range(spec.n_rows)), "", "single")
+    caption = RLParagraph(f"Table 1 {PLAIN_CAPTION}", BODY)
+    story = [*_prose(1, 2), caption, table, RLParagraph(MENTION, BODY), *_prose(1, 5)]
+    return _paper(path, [spec], [table], story)
+
+
 LABEL_LAYOUT_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
     "key_resources": render_key_resources,
     "new_table_overleaf": render_new_table_overleaf,
     "double_spaced_caption": render_double_spaced_caption,
     "label_alone_below": render_label_alone_below,
+    "plain_caption": render_plain_caption,
 }
