@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from extraction_checks import assert_cells_found_in_their_bboxes
+from papers import tables
 from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS, PLAIN_CAPTION
 
 from pipeline.extract.document.continued import merge_continuations, page_parts
@@ -92,6 +93,19 @@ def test_a_plain_label_over_a_table_starts_its_caption_and_one_under_a_table_is_
     assert (table.label, table.caption) == ("Table 1", f"Table 1 {PLAIN_CAPTION}")
     assert table.grid() == paper.tables[0].cells
     assert table.confidence >= 0.8
+
+
+def test_a_table_printed_under_its_label_alone_takes_its_title_from_the_page_of_captions(rendered: dict) -> None:
+    """'Table 1' alone over the table, its title with the other captions a page before: the table takes it, and
+    says where it was printed; Table 2, printed under its own full caption, keeps that one."""
+    _, paper, found = rendered["title_elsewhere"]
+    one, two = found.tables
+    truth_one, truth_two = paper.tables
+    assert (one.label, one.page, one.caption) == ("Table 1", 2, f"Table 1. {tables.booktabs().caption}")
+    assert any("title is printed on page 1" in note for note in one.notes)
+    assert (two.label, two.caption) == ("Table 2", truth_two.caption)
+    assert not any("title is printed" in note for note in two.notes)
+    assert one.grid() == truth_one.cells and two.grid() == truth_two.cells
 
 
 def _part(rows: Sequence[Sequence[str | None]], page: int, label: str | None) -> Table:

@@ -10,6 +10,8 @@
   mid-sentence, "Table S3: Docking scores" (mentions).
 - label_alone_below: the same manuscript with the caption under its table, "TABLE 1" alone and centred on
   its line and the title on the next lines; a paragraph of running text follows after a blank line.
+- title_elsewhere: a manuscript printing its captions together on one page ("Table 1. Accuracy ...") and on
+  the next only "Table 1" over the table. Look-alike: Table 2 there under its own full caption, which it keeps.
 - plain_caption: "Table 1 Accuracy of ..." set as a paragraph of the body text (no punctuation after the
   number, the label neither bold nor in another size) over a table. Look-alike: a paragraph right under the
   table that starts "Table 2 Results ...", running text.
@@ -190,10 +192,27 @@ def render_plain_caption(path: Path) -> PaperTruth:
     return _paper(path, [spec], [table], story)
 
 
+TIMES = ("41.5", "18.2", "6.3", "22.7", "7.9")
+LISTED_TITLE = "Table 2. Training time of every model in GPU hours, as listed with the captions."
+
+
+def render_title_elsewhere(path: Path) -> PaperTruth:
+    first = tables.booktabs("Table 1")
+    second = tables.small("Table 2", "Training time in GPU hours.", "GPU hours", TIMES)
+    listed = [RLParagraph(f"{first.label}. {first.caption}", BODY), RLParagraph(LISTED_TITLE, BODY)]
+    parts = [
+        TableFlowable(first, FAM, list(range(first.n_rows)), first.label, "single"),
+        TableFlowable(second, FAM, list(range(second.n_rows)), second.full_caption, "single"),
+    ]
+    story = [*_prose(1, 2), RLParagraph("Table captions", HEADING), *listed, PageBreak(), *parts, *_prose(1, 5)]
+    return _paper(path, [first, second], parts, story, pages=2)
+
+
 LABEL_LAYOUT_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
     "key_resources": render_key_resources,
     "new_table_overleaf": render_new_table_overleaf,
     "double_spaced_caption": render_double_spaced_caption,
     "label_alone_below": render_label_alone_below,
     "plain_caption": render_plain_caption,
+    "title_elsewhere": render_title_elsewhere,
 }
