@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from extraction_checks import assert_cells_found_in_their_bboxes
 from papers import tables
-from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS, PLAIN_CAPTION
+from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS, PLAIN_CAPTION, SHORT_TITLE
 
 from pipeline.extract.document.continued import merge_continuations, page_parts
 from pipeline.extract.document.pages import DocumentPages
@@ -81,6 +81,15 @@ def test_a_label_alone_on_its_line_takes_the_title_under_it_and_no_more(rendered
     _, paper, found = rendered["label_alone_below"]
     (table,) = found.tables
     assert (table.label, table.caption, table.caption_position) == ("Table 1", f"TABLE 1 {CAPTION}", "below")
+    assert table.grid() == paper.tables[0].cells
+
+
+def test_running_text_right_after_a_double_spaced_caption_is_not_the_caption(rendered: dict) -> None:
+    """The paragraph after the caption follows at the manuscript's line spacing, as the caption's own lines would:
+    its lines run wider than the caption, so the caption ends at its own line."""
+    _, paper, found = rendered["paragraph_after_caption"]
+    (table,) = found.tables
+    assert (table.label, table.caption, table.caption_position) == ("Table 1", SHORT_TITLE, "below")
     assert table.grid() == paper.tables[0].cells
 
 

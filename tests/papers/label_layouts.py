@@ -12,6 +12,8 @@
   its line and the title on the next lines; a paragraph of running text follows after a blank line.
 - title_elsewhere: a manuscript printing its captions together on one page ("Table 1. Accuracy ...") and on
   the next only "Table 1" over the table. Look-alike: Table 2 there under its own full caption, which it keeps.
+- paragraph_after_caption: the same manuscript, a short caption under the table ("Table 1. Mutations and their
+  docking scores.") and running text right after it at the manuscript's line spacing, no blank line between.
 - plain_caption: "Table 1 Accuracy of ..." set as a paragraph of the body text (no punctuation after the
   number, the label neither bold nor in another size) over a table. Look-alike: a paragraph right under the
   table that starts "Table 2 Results ...", running text.
@@ -177,6 +179,16 @@ def render_label_alone_below(path: Path) -> PaperTruth:
     return _paper(path, [spec], [table], story)
 
 
+SHORT_TITLE = "Table 1. Mutations and their docking scores."
+
+
+def render_paragraph_after_caption(path: Path) -> PaperTruth:
+    spec = mutations()
+    table = TableFlowable(spec, FAM, list(range(spec.n_rows)), "", "single")
+    story = [*_manuscript_prose(1, 2), table, RLParagraph(SHORT_TITLE, DOUBLE), *_manuscript_prose(1, 6)]
+    return _paper(path, [spec], [table], story)
+
+
 PLAIN_CAPTION = "Accuracy of five DNA language models on the short-range classification tasks."
 MENTION = (
     "Table 2 Results of the second cohort are given in the supplement, where the same five models were "
@@ -213,6 +225,7 @@ LABEL_LAYOUT_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
     "new_table_overleaf": render_new_table_overleaf,
     "double_spaced_caption": render_double_spaced_caption,
     "label_alone_below": render_label_alone_below,
+    "paragraph_after_caption": render_paragraph_after_caption,
     "plain_caption": render_plain_caption,
     "title_elsewhere": render_title_elsewhere,
 }
