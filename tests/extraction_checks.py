@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pdfplumber
 
+from pipeline.extract.document.tables import extract_tables
+from pipeline.fixtures import PaperTruth
 from pipeline.model import Table, TablesFile
 from pipeline.numbers import normalise
 
@@ -35,3 +38,15 @@ def assert_cells_found_in_their_bboxes(pdf: Path, found: TablesFile) -> None:
 def spans(table: Table) -> list[tuple[int, int, int, int]]:
     """Every spanning cell as (row, col, row_span, col_span), sorted."""
     return sorted((c.row, c.col, c.row_span, c.col_span) for c in table.cells if c.row_span > 1 or c.col_span > 1)
+
+
+def render_and_extract(
+    folder: Path, renderers: Mapping[str, Callable[[Path], PaperTruth]]
+) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
+    """Each generated paper written into ``folder``, with its truth and the tables extracted from it."""
+    out = {}
+    for name, render in renderers.items():
+        pdf = folder / f"{name}.pdf"
+        truth = render(pdf)
+        out[name] = (pdf, truth, extract_tables(pdf))
+    return out

@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from extraction_checks import assert_cells_found_in_their_bboxes
+from extraction_checks import assert_cells_found_in_their_bboxes, render_and_extract
 from papers import tables
 from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS, PLAIN_CAPTION, SHORT_TITLE
 
 from pipeline.extract.document.continued import merge_continuations, page_parts
 from pipeline.extract.document.pages import DocumentPages
-from pipeline.extract.document.tables import _read, extract_tables
+from pipeline.extract.document.tables import _read
 from pipeline.extract.reading.chars import open_pdf
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.fixtures import PaperTruth
@@ -24,13 +24,7 @@ from pipeline.model import Table, TablesFile
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
-    folder = tmp_path_factory.mktemp("labels")
-    out = {}
-    for name, render in LABEL_LAYOUT_RENDERERS.items():
-        pdf = folder / f"{name}.pdf"
-        truth = render(pdf)
-        out[name] = (pdf, truth, extract_tables(pdf))
-    return out
+    return render_and_extract(tmp_path_factory.mktemp("labels"), LABEL_LAYOUT_RENDERERS)
 
 
 def test_a_part_under_a_continued_line_takes_the_label_of_the_table_it_continues(rendered: dict) -> None:
