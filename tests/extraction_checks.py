@@ -9,6 +9,7 @@ from pathlib import Path
 import pdfplumber
 
 from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.reading.chars import Char
 from pipeline.fixtures import PaperTruth
 from pipeline.model import Table, TablesFile
 from pipeline.numbers import normalise
@@ -50,3 +51,15 @@ def render_and_extract(
         truth = render(pdf)
         out[name] = (pdf, truth, extract_tables(pdf))
     return out
+
+
+def typed_chars(text: str, x0: float, baseline: float, size: float = 10.0) -> list[Char]:
+    """The glyphs of ``text`` set from ``x0`` on ``baseline`` in a monospaced face half an em wide."""
+    chars, x = [], x0
+    for ch in text:
+        if ch != " ":
+            chars.append(
+                Char(ch, x, x + 0.5 * size, baseline - 0.8 * size, baseline + 0.2 * size, baseline, size, "Times")
+            )
+        x += 0.5 * size
+    return chars

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from extraction_checks import assert_cells_found_in_their_bboxes, render_and_extract
+from extraction_checks import assert_cells_found_in_their_bboxes, render_and_extract, typed_chars
 from papers import tables
 from papers.label_layouts import CAPTION, LABEL_LAYOUT_RENDERERS, PLAIN_CAPTION, SHORT_TITLE
 
@@ -18,7 +18,7 @@ from pipeline.extract.document.pages import DocumentPages
 from pipeline.extract.document.tables import _read
 from pipeline.extract.page.gutters import find_gutters
 from pipeline.extract.page.words import build_words, group_lines
-from pipeline.extract.reading.chars import Char, open_pdf
+from pipeline.extract.reading.chars import open_pdf
 from pipeline.extract.settings import ExtractionSettings
 from pipeline.fixtures import PaperTruth
 from pipeline.model import Table, TablesFile
@@ -127,19 +127,6 @@ def test_a_first_row_that_only_starts_with_continued_is_no_marker() -> None:
     assert merged.grid() == [["Drug", "Dose", "N"], ["A", "10", "4"], ["B", "20", "5"], ["C", "30", "6"]]
 
 
-def _row(pieces: list[tuple[float, str]], baseline: float, size: float = 7.0) -> list[Char]:
-    chars = []
-    for x0, text in pieces:
-        x = x0
-        for ch in text:
-            if ch != " ":
-                chars.append(
-                    Char(ch, x, x + 0.5 * size, baseline - 0.8 * size, baseline + 0.2 * size, baseline, size, "T")
-                )
-            x += 0.5 * size
-    return chars
-
-
 DIGITS, WORDS = "1415926 5358979 3238462 6433832", "the model reads it so very well"
 
 
@@ -149,6 +136,6 @@ def test_channels_between_columns_of_numbers_are_no_gutters(cell: str, columns: 
     page between its columns; rows of numbers are no running text, so they make no page columns (which would cut
     its header cells into 'running text' and leave its caption unplaced). The same layout in words is three
     columns of running text, parted by two gutters."""
-    chars = [c for i in range(20) for c in _row([(72, cell), (212, cell), (352, cell)], 100 + 10 * i)]
+    chars = [c for i in range(20) for x0 in (72, 212, 352) for c in typed_chars(cell, x0, 100 + 10 * i, 7.0)]
     lines = group_lines(build_words(chars, 0.12))
     assert len(find_gutters(lines, 612)) == columns
