@@ -8,8 +8,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
+from statistics import median
 
 from pipeline.extract.confidence.score import doubt
+from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.structure import Grid
 from pipeline.extract.page.layout import PageLayout
 from pipeline.extract.page.words import Word, join_words
@@ -144,7 +146,8 @@ def header_line_repeated(ev: Evidence) -> str | None:
 def stub_new_line(ev: Evidence) -> str | None:
     """A row label wraps onto a line that continues it; when its last line starts anew (a capital) after a line that
     could end a label (no hyphen, open bracket or joining word at its end) while the row's values sit on one line,
-    the label may be two rows: a label row and the row it was joined to."""
+    the label may be two rows: a label row and the row it was joined to. Not where the values sit between two of its
+    lines (centred on the label, they name all of it)."""
     for p in ev.grid.placed:
         if p.row < ev.grid.header_rows or p.col >= max(ev.stubs, 1) or p.row_span > 1:
             continue
@@ -152,12 +155,23 @@ def stub_new_line(ev: Evidence) -> str | None:
         if len(lines) < 2 or not _text(lines[-1])[:1].isupper() or _open(_text(lines[-2])):
             continue
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
-        if values and all(len(_lines(q.words)) == 1 for q in values):
+        if values and all(len(_lines(q.words)) == 1 for q in values) and not _between_lines(values, lines):
             first, last = _text(lines[0]), _text(lines[-1])
             return (
                 f"row label '{first[:25]} / {last[:25]}' joins two lines, the second starting anew: it may be two rows"
             )
     return None
+
+
+def _between_lines(values: list[Placed], lines: list[list[Word]]) -> bool:
+    """Every value set between two of the label's lines, on none of them."""
+    baselines = [median(w.baseline for w in line) for line in lines]
+    for q in values:
+        y = median(w.baseline for w in q.words)
+        size = max(w.size for w in q.words)
+        if not baselines[0] < y < baselines[-1] or any(abs(y - b) <= LINE_TOLERANCE * size for b in baselines):
+            return False
+    return True
 
 
 def _open(line: str) -> bool:

@@ -1,0 +1,62 @@
+"""Rows whose short cells are centred on a taller cell, with no space between rows (issue 29, clinical tables set
+sideways and continued): a row runs from its first line as far below its centred cells as that line lies above
+them; the look-alikes (rows of their own beside a centred source, top-aligned rows) read as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from papers.centred_rows import CENTRED_ROW_RENDERERS
+
+from pipeline.extract.document.continued import page_parts
+from pipeline.extract.document.tables import extract_tables
+from pipeline.fixtures import PaperTruth
+from pipeline.model import TablesFile
+
+JOINED = "cells centred between a taller cell's lines: the lines around them are one row"
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[PaperTruth, TablesFile]]:
+    folder = tmp_path_factory.mktemp("centred")
+    out = {}
+    for name, render in CENTRED_ROW_RENDERERS.items():
+        pdf = folder / f"{name}.pdf"
+        out[name] = (render(pdf), extract_tables(Path(pdf)))
+    return out
+
+
+@pytest.mark.parametrize("name", ["centred_rows", "grouped_centred_rows"])
+def test_lines_around_a_centred_cell_are_one_row(name: str, rendered: dict) -> None:
+    """A Yes/No halfway between a finding's two lines, on the middle one of three, a one-line finding centred on a
+    two-line diagnosis, the header's labels centred on one wrapped onto three lines: one row each; group labels
+    centred on their blocks span them, and the rule between the blocks joins no rows."""
+    truth, found = rendered[name]
+    (table,) = found.tables
+    assert table.grid() == truth.tables[0].cells
+    assert table.header_rows == 1
+    assert JOINED in table.notes
+    assert table.confidence >= 0.9
+
+
+def test_a_sideways_table_continued_overleaf_reads_on_both_pages(rendered: dict) -> None:
+    """Turned a quarter on two portrait pages, the second part under 'Table 2: Continued.' with its header
+    repeated: one table, each page's part as printed."""
+    truth, found = rendered["centred_rows_sideways"]
+    (table,) = found.tables
+    assert table.label == "Table 2" and table.page == 1 and table.continued_pages == [2]
+    assert any("read turned 90 degrees" in note for note in table.notes)
+    parts = [(p.page, p.header_rows, p.grid()) for p in page_parts(table)]
+    assert parts == [(t.page, t.header_rows, t.cells) for t in truth.tables[0].parts]
+    assert table.confidence >= 0.9
+
+
+@pytest.mark.parametrize("name", ["rows_beside_centred_source", "top_aligned_rows"])
+def test_look_alikes_keep_their_rows(name: str, rendered: dict) -> None:
+    """Pathways one a row beside a source centred on their block (each line an item in two columns), and findings
+    whose cells all stand on their row's first line: no lines joined by centring, each read exactly."""
+    truth, found = rendered[name]
+    (table,) = found.tables
+    assert table.grid() == truth.tables[0].cells
+    assert JOINED not in table.notes
