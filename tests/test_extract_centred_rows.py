@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 from papers.centred_rows import CENTRED_ROW_RENDERERS
+from papers.gapped_rows import GAPPED_ROW_RENDERERS
 
 from pipeline.extract.document.continued import page_parts
 from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import PaperTruth
 from pipeline.model import TablesFile
 
-JOINED = "cells centred between a taller cell's lines: the lines around them are one row"
+JOINED = "cells centred on a taller cell's lines: the lines around them are one row"
 
 
 @pytest.fixture(scope="module")
@@ -60,3 +61,25 @@ def test_look_alikes_keep_their_rows(name: str, rendered: dict) -> None:
     (table,) = found.tables
     assert table.grid() == truth.tables[0].cells
     assert JOINED not in table.notes
+
+
+@pytest.mark.parametrize("name", sorted(GAPPED_ROW_RENDERERS))
+def test_a_header_with_no_rule_under_it_keeps_its_wrapped_labels(name: str, tmp_path: Path) -> None:
+    """'Functional / domain' and 'Subcellular / localization / during function' set on the header's first line,
+    the rows a gap apart and no rule under the header: one header row. The look-alike's first two rows stand at
+    the line pitch under a one-line header, filling every column: rows, not header lines."""
+    pdf = tmp_path / f"{name}.pdf"
+    cells = GAPPED_ROW_RENDERERS[name](pdf)
+    (table,) = extract_tables(pdf).tables
+    assert table.grid() == cells
+    assert table.header_rows == 1
+
+
+def test_rows_ruled_apart_under_group_rows_are_not_joined_by_centring(rendered: dict) -> None:
+    """The look-alike: the same centred rows ruled apart, two group rows on lines of their own: no row crosses a
+    rule, so each group row stays a row (read as a label in the first column, as ruled bands read it) and the
+    header's labels centred on its three-line label are one header row."""
+    truth, found = rendered["ruled_groups"]
+    (table,) = found.tables
+    assert table.grid() == [[text or "" for text in row] for row in truth.tables[0].cells]
+    assert table.header_rows == 1

@@ -101,6 +101,36 @@ def grouped_findings_table() -> TableSpec:
     )
 
 
+def ruled_findings_table() -> TableSpec:
+    """The look-alike: the findings ruled apart, row by row, under two group rows set on lines of their own."""
+    base = findings_table()
+    body = [list(row) for row in base.rows[1:]]
+    rows = [
+        base.rows[0],
+        ["In vitro application", None, None],
+        *body[:4],
+        ["In vivo application", None, None],
+        *body[4:],
+    ]
+    return TableSpec(
+        label="Table 2",
+        caption=base.caption,
+        rows=rows,
+        spans=[Span(1, 0, 1, 3), Span(6, 0, 1, 3)],
+        stub_cols=0,
+        wrap_widths=base.wrap_widths,
+        align="llc",
+        valign="middle",
+        rule_above=set(range(2, len(rows))),
+    )
+
+
+def render_ruled_groups(path: Path) -> PaperTruth:
+    spec = ruled_findings_table()
+    part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _paper(path, [spec], [part], _around(part))
+
+
 def render_grouped_centred_rows(path: Path) -> PaperTruth:
     spec = grouped_findings_table()
     part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
@@ -175,4 +205,5 @@ CENTRED_ROW_RENDERERS: dict[str, Callable[[Path], PaperTruth]] = {
     "grouped_centred_rows": render_grouped_centred_rows,
     "rows_beside_centred_source": render_rows_beside_centred_source,
     "top_aligned_rows": render_top_aligned_rows,
+    "ruled_groups": render_ruled_groups,
 }

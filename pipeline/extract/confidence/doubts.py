@@ -87,14 +87,20 @@ def rows_of_lines(ev: Evidence) -> str | None:
     """A cell wraps because its column is narrow, its later lines going on in lower case, and cells of one row wrap
     to different lengths; when two or more columns of one row hold about the same number of lines (three or more)
     and most of those lines start anew (a capital, a digit), they are rows that the row segmentation (rules,
-    bands) joined into one."""
+    bands) joined into one. A line after one ending on a joining word ('and', 'of') goes on with it, whatever its
+    first letter."""
     grid = ev.grid
     for r in range(grid.header_rows, grid.n_rows):
         cells = [_lines(p.words) for p in grid.placed if p.row == r and p.col >= 1]
         counts = sorted(len(lines) for lines in cells)
         alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
-        later = [_text(line) for lines in cells if len(lines) >= MANY_LINES for line in lines[1:]]
-        anew = sum(t[:1].isupper() or t[:1].isdigit() for t in later)
+        later = [
+            (_text(before), _text(line))
+            for lines in cells
+            if len(lines) >= MANY_LINES
+            for before, line in pairwise(lines)
+        ]
+        anew = sum((t[:1].isupper() or t[:1].isdigit()) and not _open(b) for b, t in later)
         if alike and anew >= ITEM_SHARE * len(later):
             return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
     return None

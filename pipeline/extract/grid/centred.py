@@ -10,11 +10,14 @@ from statistics import median
 
 from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.rows import Row
+from pipeline.extract.reading.graphics import Rule
 
 CENTRE_SLACK = 0.25  # of the line pitch: a cell's middle this close to its row's centre is centred on it
 HALF_PITCH = (0.35, 0.65)  # a centred cell this far from every line beside it (in pitches) sits between two
 _ITEM = re.compile(r"^(?:[A-Z0-9]|\S*\d\S*$)")  # a line that starts anew: a capital, a digit, an identifier
-_SPARSE = 0.5  # a first column holding cells on fewer than this share of the lines names groups of rows
+LINE_STEPS = 1.3  # steps within this factor of the shortest are a cell's line pitch
+_SPARSE = 0.5  # a first column holding cells on fewer than this share of the lines may name groups of rows
+LABEL_LINES = 1.35  # (of the size) lines of one label stand no further apart
 
 
 @dataclass
@@ -22,65 +25,103 @@ class CentredRows:
     placed: list[Placed]
     rows: list[Row]
     header_rows: int
-    labels: list[tuple[Placed, float]]  # group labels taken out of the first column, at their lines' baselines
+    labels: list[tuple[Placed, float]] | None  # group labels out of the first column, at their lines' baselines;
+    # None where only the header's lines were joined (the body's rows are left to the other rules)
 
 
-def join_centred_rows(placed: list[Placed], rows: list[Row], header_rows: int) -> CentredRows | None:
-    """The lines joined into the rows their centred cells make, or None where the body shows no cell set between
-    two lines of another (a cell on the middle one of three lines could as well be a row of its own) or the
-    lines do not tile into rows centred on one column's cells."""
+def join_centred_rows(
+    placed: list[Placed], rows: list[Row], header_rows: int, hrules: list[Rule]
+) -> CentredRows | None:
+    """The lines joined into the rows their centred cells make: the body's where it shows a cell set between two
+    lines of another (a cell on the middle one of three lines could as well be a row of its own), the header's
+    where its labels sit centred on a taller one; None where neither tiles into rows centred on one column's
+    cells without a row crossing a rule (a rule parts rows), or a cell spans already."""
     if any(p.col_span > 1 or p.row_span > 1 for p in placed):
         return None
-    body = _tile(placed, list(range(header_rows, len(rows))), body=True)
-    if body is None:
+    body = _tile(placed, list(range(header_rows, len(rows))), hrules, body=True)
+    head = _tile(placed, list(range(header_rows)), hrules, body=False) if header_rows > 1 else None
+    if body is None and head is None:
         return None
-    groups, labels = body
-    head = _tile(placed, list(range(header_rows)), body=False) if header_rows > 1 else None
     head_groups = head[0] if head is not None else [[i] for i in range(header_rows)]
-    return _rebuild(placed, rows, head_groups, groups, labels)
+    body_groups = body[0] if body is not None else [[i] for i in range(header_rows, len(rows))]
+    labels = body[1] if body is not None else []
+    joined = _rebuild(placed, rows, head_groups, body_groups, labels)
+    if body is None:
+        joined.labels = None
+    return joined
 
 
-def _tile(placed: list[Placed], lines: list[int], body: bool) -> tuple[list[list[int]], list[Placed]] | None:
-    """The lines grouped into rows and (in the body) the first column's group labels set apart; None where they
-    do not tile. The body must show a cell set between two lines; the header, above its rule, need not."""
+def _tile(
+    placed: list[Placed], lines: list[int], hrules: list[Rule], body: bool
+) -> tuple[list[list[int]], list[Placed]] | None:
+    """The lines grouped into rows and (in the body, where the rows do not tile with them) the first column's group
+    labels set apart; None where they do not tile. The body must show a cell set between two lines; the header,
+    above its rule, need not."""
     cells = [p for p in placed if p.row in lines]
     if len(lines) < 2 or not cells:
         return None
     labels = _group_labels(cells, lines) if body else []
-    kept = [p for p in cells if not any(p is q for q in labels)]
-    pitch = _pitch(kept)
-    if pitch is None:
-        return None
-    cols = sorted({p.col for p in kept}, key=lambda c: (sum(p.col == c for p in kept), c))
-    for anchor in cols[:3]:
-        groups = _rows_on(kept, anchor, pitch, require_between=body)
-        if groups is not None:
-            return groups, labels
+    for apart in ([], labels) if labels else ([],):
+        kept = [p for p in cells if not any(p is q for q in apart)]
+        pitch = _pitch(kept)
+        if pitch is None:
+            continue
+        cols = sorted({p.col for p in kept}, key=lambda c: (sum(p.col == c for p in kept), c))
+        for anchor in cols[:3]:
+            groups = _rows_on(kept, anchor, pitch, hrules, body)
+            if groups is not None and _name_blocks(apart, [_extent(kept, g) for g in groups], pitch):
+                return groups, apart
     return None
 
 
 def _group_labels(cells: list[Placed], lines: list[int]) -> list[Placed]:
-    """First-column cells on few of the lines, beside other columns: labels of groups of rows, centred on their
-    block, whose lines follow their own pitch."""
+    """First-column cells on few of the lines, beside other columns: perhaps labels of groups of rows, centred on
+    their block, whose lines follow their own pitch."""
     first = [p for p in cells if p.col == 0]
     if not first or not any(p.col > 0 for p in cells) or len(first) >= _SPARSE * len(lines):
         return []
     return first
 
 
+def _name_blocks(labels: list[Placed], rows: list[tuple[float, float]], pitch: float) -> bool:
+    """Each label (its lines a line pitch apart joined) reaches into two rows or more (each row's lines and half a
+    line around them): it names a block of rows, not one row, nor none (a group's row of its own)."""
+    ys = sorted(_y(p) for p in labels)
+    if not ys:
+        return True
+    size = _size(labels)
+    paragraphs = [[ys[0]]]
+    for a, b in pairwise(ys):
+        if b - a <= LABEL_LINES * size:
+            paragraphs[-1].append(b)
+        else:
+            paragraphs.append([b])
+    reach = pitch / 2
+    return all(sum(lines[0] <= b + reach and a - reach <= lines[-1] for a, b in rows) >= 2 for lines in paragraphs)
+
+
+def _extent(cells: list[Placed], group: list[int]) -> tuple[float, float]:
+    ys = [_y(p) for p in cells if p.row in group]
+    return min(ys), max(ys)
+
+
 def _pitch(cells: list[Placed]) -> float | None:
-    """The line pitch: the median step between the lines of one column."""
+    """The line pitch: the step between the lines of one cell, the shortest steps between lines of one column
+    (rows may stand further apart)."""
     steps = []
     for col in {p.col for p in cells}:
         ys = sorted(_y(p) for p in cells if p.col == col)
         steps += [b - a for a, b in pairwise(ys) if b - a > 0.5 * _size(cells)]
-    return median(steps) if steps else None
+    if not steps:
+        return None
+    return median(s for s in steps if s <= LINE_STEPS * min(steps))
 
 
-def _rows_on(cells: list[Placed], anchor: int, pitch: float, require_between: bool) -> list[list[int]] | None:
+def _rows_on(cells: list[Placed], anchor: int, pitch: float, hrules: list[Rule], body: bool) -> list[list[int]] | None:
     """Rows centred on the ``anchor`` column's cells: each from the first line not yet taken down to as far below
     its anchor cell as that line lies above it; None where a line is left over or a row's cells are not centred
-    on it."""
+    on it, and in the body where no cell sits between two lines, in the header where a cell's lines do not go on
+    from one another (labels of their own: a caption's tail, a group's name)."""
     slack = CENTRE_SLACK * pitch
     by_line: dict[int, list[Placed]] = {}
     for p in cells:
@@ -102,11 +143,13 @@ def _rows_on(cells: list[Placed], anchor: int, pitch: float, require_between: bo
             group.append(order[i])
             i += 1
         mine = [p for r in group for p in by_line[r]]
-        if not _centred(mine, a, pitch) or _rows_of_their_own(mine):
+        if not _centred(mine, a, pitch) or _rows_of_their_own(mine) or _ruled_across(mine, hrules):
+            return None
+        if not body and not _wrapped_labels(mine):
             return None
         between = between or _between_lines(mine, anchor, a, pitch)
         groups.append(group)
-    if i < len(order) or not any(len(g) > 1 for g in groups) or (require_between and not between):
+    if i < len(order) or not any(len(g) > 1 for g in groups) or (body and not between):
         return None
     return groups
 
@@ -120,6 +163,22 @@ def _centred(cells: list[Placed], centre: float, pitch: float) -> bool:
         if any(abs(b - a - pitch) > CENTRE_SLACK * pitch for a, b in pairwise(ys)):
             return False
     return True
+
+
+def _wrapped_labels(cells: list[Placed]) -> bool:
+    """Each column's later lines go on from the line above: a lower-case start, or a line above ending in a hyphen."""
+    for col in {p.col for p in cells}:
+        lines = [_text(p) for p in sorted((p for p in cells if p.col == col), key=_y)]
+        if any(not (line[:1].islower() or above.endswith("-")) for above, line in pairwise(lines)):
+            return False
+    return True
+
+
+def _ruled_across(cells: list[Placed], hrules: list[Rule]) -> bool:
+    """A rule runs between the row's lines, under some of its cells."""
+    top, bottom = min(_y(p) for p in cells), max(_y(p) for p in cells)
+    x0, x1 = min(w.x0 for p in cells for w in p.words), max(w.x1 for p in cells for w in p.words)
+    return any(top < r.y < bottom and r.x0 < x1 and x0 < r.x1 for r in hrules)
 
 
 def _between_lines(cells: list[Placed], anchor: int, centre: float, pitch: float) -> bool:

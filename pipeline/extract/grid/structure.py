@@ -87,17 +87,17 @@ def build_grid(
     )
     hrules = [r for r in rules if r.horizontal]
     notes: list[str] = []
-    centred = join_centred_rows(placed, rows, header_rows)
+    centred = join_centred_rows(placed, rows, header_rows, hrules)
     labels = None
     if centred is not None:
         placed, rows, header_rows, labels = centred.placed, centred.rows, centred.header_rows, centred.labels
-        notes.append("cells centred between a taller cell's lines: the lines around them are one row")
+        notes.append("cells centred on a taller cell's lines: the lines around them are one row")
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes, labels)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
     group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
     joined = False
-    if captioned and centred is None:  # rows made whole by their centred cells are not joined between rules
+    if captioned and labels is None:  # body rows made whole by their centred cells are not joined between rules
         placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
         notes += band_notes
     if joined:
