@@ -4,6 +4,7 @@ them; the look-alikes (rows of their own beside a centred source, top-aligned ro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,14 +19,14 @@ from pipeline.model import TablesFile
 JOINED = "cells centred on a taller cell's lines: the lines around them are one row"
 
 
+def _read(render: Callable[[Path], PaperTruth], pdf: Path) -> tuple[PaperTruth, TablesFile]:
+    return render(pdf), extract_tables(pdf)
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[PaperTruth, TablesFile]]:
     folder = tmp_path_factory.mktemp("centred")
-    out = {}
-    for name, render in CENTRED_ROW_RENDERERS.items():
-        pdf = folder / f"{name}.pdf"
-        out[name] = (render(pdf), extract_tables(Path(pdf)))
-    return out
+    return {name: _read(render, folder / f"{name}.pdf") for name, render in CENTRED_ROW_RENDERERS.items()}
 
 
 @pytest.mark.parametrize("name", ["centred_rows", "grouped_centred_rows"])

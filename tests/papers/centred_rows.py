@@ -19,6 +19,7 @@ and InDesign tables in clinical journals), with their look-alikes:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,15 +89,13 @@ def grouped_findings_table() -> TableSpec:
         ["", *base.rows[0]],
         *([first if i == 0 else second if i == 4 else None, *row] for i, row in enumerate(body)),
     ]
-    return TableSpec(
-        label="Table 2",
-        caption=base.caption,
+    return dataclasses.replace(
+        base,
         rows=rows,
         spans=[Span(1, 0, 4, 1), Span(5, 0, 6, 1)],
         stub_cols=1,
         wrap_widths=[(0, 50.0), (1, 200.0), (2, 95.0), (3, 45.0)],
         align="lllc",
-        valign="middle",
         rule_above={5},
     )
 
@@ -112,16 +111,8 @@ def ruled_findings_table() -> TableSpec:
         ["In vivo application", None, None],
         *body[4:],
     ]
-    return TableSpec(
-        label="Table 2",
-        caption=base.caption,
-        rows=rows,
-        spans=[Span(1, 0, 1, 3), Span(6, 0, 1, 3)],
-        stub_cols=0,
-        wrap_widths=base.wrap_widths,
-        align="llc",
-        valign="middle",
-        rule_above=set(range(2, len(rows))),
+    return dataclasses.replace(
+        base, rows=rows, spans=[Span(1, 0, 1, 3), Span(6, 0, 1, 3)], rule_above=set(range(2, len(rows)))
     )
 
 
