@@ -13,10 +13,9 @@ from papers.gapped_rows import GAPPED_ROW_RENDERERS
 
 from pipeline.extract.document.continued import page_parts
 from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.grid.centred import JOINED, SPANNED
 from pipeline.fixtures import PaperTruth
 from pipeline.model import TablesFile
-
-JOINED = "cells centred on a taller cell's lines: the lines around them are one row"
 
 
 def _read(render: Callable[[Path], PaperTruth], pdf: Path) -> tuple[PaperTruth, TablesFile]:
@@ -56,12 +55,14 @@ def test_a_sideways_table_continued_overleaf_reads_on_both_pages(rendered: dict)
 
 @pytest.mark.parametrize("name", ["rows_beside_centred_source", "top_aligned_rows"])
 def test_look_alikes_keep_their_rows(name: str, rendered: dict) -> None:
-    """Pathways one a row beside a source centred on their block (each line an item in two columns), and findings
-    whose cells all stand on their row's first line: no lines joined by centring, each read exactly."""
+    """Pathways one a row beside a source centred on their block (each line an item in two columns): the lines stay
+    rows and the source spans them; findings whose cells all stand on their row's first line: no lines joined by
+    centring. Each read exactly."""
     truth, found = rendered[name]
     (table,) = found.tables
     assert table.grid() == truth.tables[0].cells
     assert JOINED not in table.notes
+    assert (SPANNED in table.notes) == (name == "rows_beside_centred_source")
 
 
 @pytest.mark.parametrize("name", sorted(GAPPED_ROW_RENDERERS))

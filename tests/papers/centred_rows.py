@@ -150,9 +150,13 @@ def render_top_aligned_rows(path: Path) -> PaperTruth:
     return _paper(path, [spec], [part], _around(part))
 
 
-PATHWAYS = (  # (block of (pathway, identifier) rows, source): each source centred on its block
-    ((("Ribosome", "hsa03010"), ("Primary immunodeficiency", "hsa05340")), "KEGG"),
-    ((("Hemoglobin chaperone", "h_ahsp"), ("Th1/Th2 differentiation", "h_th1th2")), "BIOCARTA"),
+PATHWAYS = (  # (block of (pathway, identifier) rows, source, share): each source and share centred on its block
+    (
+        (("Ribosome", "hsa03010"), ("Primary immunodeficiency", "hsa05340"), ("Cell lineage", "hsa05213")),
+        "KEGG",
+        "26.5",
+    ),
+    ((("Hemoglobin chaperone", "h_ahsp"), ("Th1/Th2 differentiation", "h_th1th2")), "BIOCARTA", "10.3"),
     (
         (
             ("Influenza infection", "REACT_6167"),
@@ -161,26 +165,28 @@ PATHWAYS = (  # (block of (pathway, identifier) rows, source): each source centr
             ("Gene expression", "REACT_71"),
         ),
         "REACTOME",
+        "17.6",
     ),
-    ((("Heme biosynthesis", "P02976"),), "PANTHER"),
+    ((("Heme biosynthesis", "P02976"),), "PANTHER", "14.5"),
 )
 
 
 def pathway_table() -> TableSpec:
-    """Pathways, one a row, beside the source that publishes each block of them, centred on its block."""
-    rows: list[list[str | None]] = [["Pathway", "Map", "Published by"]]
+    """Pathways, one a row, beside the source that publishes each block of them and the share of genes in it,
+    both centred on the block (on its middle line, or between two lines)."""
+    rows: list[list[str | None]] = [["Pathway", "Map", "Published by", "Genes (%)"]]
     spans = []
-    for block, source in PATHWAYS:
+    for block, source, share in PATHWAYS:
         if len(block) > 1:
-            spans.append(Span(len(rows), 2, len(block), 1))
-        rows.append([*block[0], source])
-        rows += [[*line, None] for line in block[1:]]
+            spans += [Span(len(rows), 2, len(block), 1), Span(len(rows), 3, len(block), 1)]
+        rows.append([*block[0], source, share])
+        rows += [[*line, None, None] for line in block[1:]]
     return TableSpec(
         label="Table 4",
         caption="Pathways of the differentially expressed genes.",
         rows=rows,
         spans=spans,
-        align="lcc",
+        align="lccc",
     )
 
 

@@ -12,12 +12,24 @@ from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.reading.graphics import Rule
 
+JOINED = "cells centred on a taller cell's lines: the lines around them are one row"
+SPANNED = "cells centred beside lines that are rows of their own (an item in each of two columns): they span them"
 CENTRE_SLACK = 0.25  # of the line pitch: a cell's middle this close to its row's centre is centred on it
 HALF_PITCH = (0.35, 0.65)  # a centred cell this far from every line beside it (in pitches) sits between two
 _ITEM = re.compile(r"^(?:[A-Z0-9]|\S*\d\S*$)")  # a line that starts anew: a capital, a digit, an identifier
+_IDENTIFIER = re.compile(r"\b(?=\w*\d)(?=\w*[^\W\d_])\w+\b")  # letters and digits in one word ('th1th2')
 LINE_STEPS = 1.3  # steps within this factor of the shortest are a cell's line pitch
 _SPARSE = 0.5  # a first column holding cells on fewer than this share of the lines may name groups of rows
 LABEL_LINES = 1.35  # (of the size) lines of one label stand no further apart
+
+
+@dataclass
+class _Block:
+    """Lines one row (its short cells centred on them), or, with ``items``, lines that are rows of their own
+    beside the cells centred on the block (which span it)."""
+
+    lines: list[int]
+    items: bool = False
 
 
 @dataclass
@@ -27,6 +39,7 @@ class CentredRows:
     header_rows: int
     labels: list[tuple[Placed, float]] | None  # group labels out of the first column, at their lines' baselines;
     # None where only the header's lines were joined (the body's rows are left to the other rules)
+    notes: list[str]  # why
 
 
 def join_centred_rows(
@@ -42,8 +55,8 @@ def join_centred_rows(
     head = _tile(placed, list(range(header_rows)), hrules, body=False) if header_rows > 1 else None
     if body is None and head is None:
         return None
-    head_groups = head[0] if head is not None else [[i] for i in range(header_rows)]
-    body_groups = body[0] if body is not None else [[i] for i in range(header_rows, len(rows))]
+    head_groups = head[0] if head is not None else [_Block([i]) for i in range(header_rows)]
+    body_groups = body[0] if body is not None else [_Block([i]) for i in range(header_rows, len(rows))]
     labels = body[1] if body is not None else []
     joined = _rebuild(placed, rows, head_groups, body_groups, labels)
     if body is None:
@@ -53,7 +66,7 @@ def join_centred_rows(
 
 def _tile(
     placed: list[Placed], lines: list[int], hrules: list[Rule], body: bool
-) -> tuple[list[list[int]], list[Placed]] | None:
+) -> tuple[list[_Block], list[Placed]] | None:
     """The lines grouped into rows and (in the body, where the rows do not tile with them) the first column's group
     labels set apart; None where they do not tile. The body must show a cell set between two lines; the header,
     above its rule, need not."""
@@ -69,7 +82,7 @@ def _tile(
         cols = sorted({p.col for p in kept}, key=lambda c: (sum(p.col == c for p in kept), c))
         for anchor in cols[:3]:
             groups = _rows_on(kept, anchor, pitch, hrules, body)
-            if groups is not None and _name_blocks(apart, [_extent(kept, g) for g in groups], pitch):
+            if groups is not None and _name_blocks(apart, _row_extents(kept, groups), pitch):
                 return groups, apart
     return None
 
@@ -100,9 +113,14 @@ def _name_blocks(labels: list[Placed], rows: list[tuple[float, float]], pitch: f
     return all(sum(lines[0] <= b + reach and a - reach <= lines[-1] for a, b in rows) >= 2 for lines in paragraphs)
 
 
-def _extent(cells: list[Placed], group: list[int]) -> tuple[float, float]:
-    ys = [_y(p) for p in cells if p.row in group]
-    return min(ys), max(ys)
+def _row_extents(cells: list[Placed], blocks: list[_Block]) -> list[tuple[float, float]]:
+    """From first to last line, each row the blocks make: a block of items a row per line."""
+    extents = []
+    for block in blocks:
+        for group in [[r] for r in block.lines] if block.items else [block.lines]:
+            ys = [_y(p) for p in cells if p.row in group]
+            extents.append((min(ys), max(ys)))
+    return extents
 
 
 def _pitch(cells: list[Placed]) -> float | None:
@@ -117,7 +135,7 @@ def _pitch(cells: list[Placed]) -> float | None:
     return median(s for s in steps if s <= LINE_STEPS * min(steps))
 
 
-def _rows_on(cells: list[Placed], anchor: int, pitch: float, hrules: list[Rule], body: bool) -> list[list[int]] | None:
+def _rows_on(cells: list[Placed], anchor: int, pitch: float, hrules: list[Rule], body: bool) -> list[_Block] | None:
     """Rows centred on the ``anchor`` column's cells: each from the first line not yet taken down to as far below
     its anchor cell as that line lies above it; None where a line is left over or a row's cells are not centred
     on it, and in the body where no cell sits between two lines, in the header where a cell's lines do not go on
@@ -128,7 +146,7 @@ def _rows_on(cells: list[Placed], anchor: int, pitch: float, hrules: list[Rule],
         by_line.setdefault(p.row, []).append(p)
     order = sorted(by_line, key=lambda r: _line_y(by_line[r]))
     anchors = sorted(_y(p) for p in cells if p.col == anchor)
-    groups: list[list[int]] = []
+    groups: list[_Block] = []
     i = 0
     between = False
     for a in anchors:
@@ -143,13 +161,14 @@ def _rows_on(cells: list[Placed], anchor: int, pitch: float, hrules: list[Rule],
             group.append(order[i])
             i += 1
         mine = [p for r in group for p in by_line[r]]
-        if not _centred(mine, a, pitch) or _rows_of_their_own(mine) or _ruled_across(mine, hrules):
+        items = _rows_of_their_own(mine)
+        if not _centred(mine, a, pitch) or _ruled_across(mine, hrules) or (items and not body):
             return None
         if not body and not _wrapped_labels(mine):
             return None
         between = between or _between_lines(mine, anchor, a, pitch)
-        groups.append(group)
-    if i < len(order) or not any(len(g) > 1 for g in groups) or (body and not between):
+        groups.append(_Block(group, items))
+    if i < len(order) or not any(len(g.lines) > 1 for g in groups) or (body and not between):
         return None
     return groups
 
@@ -191,37 +210,59 @@ def _between_lines(cells: list[Placed], anchor: int, centre: float, pitch: float
 
 
 def _rows_of_their_own(cells: list[Placed]) -> bool:
-    """Two or more columns holding several lines on the same baselines, each line an item of its own (a capital,
-    a digit, an identifier): rows beside a cell centred on their block, not one row's wrapped cells."""
-    stacked = []
+    """Two or more columns holding several lines on the same baselines, in one of them each later line an item of
+    its own (a capital, a digit, an identifier): rows beside a cell centred on their block, not one row's wrapped
+    cells."""
+    columns: dict[tuple[int, ...], list[bool]] = {}
     for col in {p.col for p in cells}:
         mine = sorted((p for p in cells if p.col == col), key=_y)
-        if len(mine) >= 2 and all(_ITEM.match(_text(p)) for p in mine[1:]):
-            stacked.append(tuple(round(_y(p)) for p in mine))
-    return len(stacked) >= 2 and len(set(stacked)) < len(stacked)
+        if len(mine) >= 2:
+            items = all(_ITEM.match(_text(p)) or _IDENTIFIER.search(_text(p)) for p in mine[1:])
+            columns.setdefault(tuple(round(_y(p)) for p in mine), []).append(items)
+    return any(len(flags) >= 2 and any(flags) for flags in columns.values())
 
 
 def _rebuild(
     placed: list[Placed],
     rows: list[Row],
-    head: list[list[int]],
-    body: list[list[int]],
+    head: list[_Block],
+    body: list[_Block],
     labels: list[Placed],
 ) -> CentredRows:
-    """One placed cell per row and column, its lines' words in reading order, and one Row per group of lines."""
+    """One placed cell per row and column, its lines' words in reading order, and one Row per row: a block's lines
+    joined, or (a block of items) each line a row and the block's other cells joined, spanning it."""
     taken = {id(p) for p in labels}
     new_placed: list[Placed] = []
     new_rows: list[Row] = []
-    for k, group in enumerate([*head, *body]):
-        mine = sorted((p for p in placed if p.row in group and id(p) not in taken), key=lambda p: (p.col, _y(p)))
-        for p in mine:
-            if new_placed and new_placed[-1].row == k and new_placed[-1].col == p.col:
-                new_placed[-1].words.extend(p.words)
-            else:
-                new_placed.append(Placed(k, p.col, list(p.words)))
-        words = [w for p in mine for w in p.words]
-        new_rows.append(Row(words, [seg for r in group for seg in rows[r].segments]))
-    return CentredRows(new_placed, new_rows, len(head), [(p, _y(p)) for p in labels])
+    for block in [*head, *body]:
+        mine = [p for p in placed if p.row in block.lines and id(p) not in taken]
+        stacked = {c for c in {p.col for p in mine} if sum(p.col == c for p in mine) > 1} if block.items else set()
+        first = len(new_rows)
+        for group in [[r] for r in block.lines] if block.items else [block.lines]:
+            line = [p for p in mine if p.row in group and (p.col in stacked or not block.items)]
+            if not line:
+                continue  # a line of centred cells only, set between two item lines
+            _place(new_placed, line, len(new_rows), 1)
+            new_rows.append(Row([w for p in line for w in p.words], [seg for r in group for seg in rows[r].segments]))
+        if block.items:
+            centred = [p for p in mine if p.col not in stacked]
+            _place(new_placed, centred, first, len(new_rows) - first)
+            new_rows[first].words.extend(w for p in centred for w in p.words)
+    notes = []
+    if any(len(b.lines) > 1 and not b.items for b in [*head, *body]):
+        notes.append(JOINED)
+    if any(b.items for b in body):
+        notes.append(SPANNED)
+    return CentredRows(new_placed, new_rows, len(head), [(p, _y(p)) for p in labels], notes)
+
+
+def _place(out: list[Placed], cells: list[Placed], row: int, span: int) -> None:
+    """The cells on ``row`` (spanning ``span`` rows), one per column, each column's lines in reading order."""
+    for p in sorted(cells, key=lambda p: (p.col, _y(p))):
+        if out and out[-1].row == row and out[-1].col == p.col:
+            out[-1].words.extend(p.words)
+        else:
+            out.append(Placed(row, p.col, list(p.words), row_span=span))
 
 
 def _y(p: Placed) -> float:

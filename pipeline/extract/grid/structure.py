@@ -91,11 +91,13 @@ def build_grid(
     labels = None
     if centred is not None:
         placed, rows, header_rows, labels = centred.placed, centred.rows, centred.header_rows, centred.labels
-        notes.append("cells centred on a taller cell's lines: the lines around them are one row")
+        notes += centred.notes
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes, labels)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
-    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
+    group_rows: set[int] = set()
+    if labels is None:  # (rows made whole by their centred cells hold no wrapped lines to fold)
+        group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
     joined = False
     if captioned and labels is None:  # body rows made whole by their centred cells are not joined between rules
         placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
