@@ -210,16 +210,15 @@ def _between_lines(cells: list[Placed], anchor: int, centre: float, pitch: float
 
 
 def _rows_of_their_own(cells: list[Placed]) -> bool:
-    """Two or more columns holding several lines on the same baselines, in one of them each later line an item of
-    its own (a capital, a digit, an identifier): rows beside a cell centred on their block, not one row's wrapped
-    cells."""
+    """Two or more columns holding several lines on the same baselines, each later line an item of its own (a
+    capital, a digit, an identifier): rows beside a cell centred on their block, not one row's wrapped cells."""
     columns: dict[tuple[int, ...], list[bool]] = {}
     for col in {p.col for p in cells}:
         mine = sorted((p for p in cells if p.col == col), key=_y)
         if len(mine) >= 2:
             items = all(_ITEM.match(_text(p)) or _IDENTIFIER.search(_text(p)) for p in mine[1:])
             columns.setdefault(tuple(round(_y(p)) for p in mine), []).append(items)
-    return any(len(flags) >= 2 and any(flags) for flags in columns.values())
+    return any(len(flags) >= 2 and all(flags) for flags in columns.values())
 
 
 def _rebuild(
