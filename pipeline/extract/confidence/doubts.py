@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
+from statistics import median
 
 from pipeline.extract.confidence.score import doubt
 from pipeline.extract.grid.columns import Placed
@@ -73,14 +74,20 @@ def rows_of_lines(ev: Evidence) -> str | None:
     """A cell wraps because its column is narrow, its later lines going on in lower case, and cells of one row wrap
     to different lengths; when two or more columns of one row hold about the same number of lines (three or more)
     and most of those lines start anew (a capital, a digit), they are rows that the row segmentation (rules,
-    bands) joined into one."""
+    bands) joined into one. A line after one ending on a joining word ('and', 'of') goes on with it, whatever its
+    first letter."""
     grid = ev.grid
     for r in range(grid.header_rows, grid.n_rows):
         cells = [_lines(p.words) for p in grid.placed if p.row == r and p.col >= 1]
         counts = sorted(len(lines) for lines in cells)
         alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
-        later = [_text(line) for lines in cells if len(lines) >= MANY_LINES for line in lines[1:]]
-        anew = sum(t[:1].isupper() or t[:1].isdigit() for t in later)
+        later = [
+            (_text(before), _text(line))
+            for lines in cells
+            if len(lines) >= MANY_LINES
+            for before, line in pairwise(lines)
+        ]
+        anew = sum((t[:1].isupper() or t[:1].isdigit()) and not _open(b) for b, t in later)
         if alike and anew >= ITEM_SHARE * len(later):
             return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
     return None
@@ -134,7 +141,8 @@ def stub_new_line(ev: Evidence) -> str | None:
     could end a label (no hyphen, open bracket or joining word at its end), and either it is the last line while the
     row's values sit on one line, or its first word would have fitted at the end of the line above (a cell wraps
     only where the next word does not fit; the first column is at least as wide as its widest line), the label may
-    be two rows: a label row and the row it was joined to."""
+    be two rows: a label row and the row it was joined to. Not where the values sit between two of its lines
+    (centred on the label, they name all of it)."""
     body = [p for p in ev.grid.placed if p.row >= ev.grid.header_rows]
     reach = max((w.x1 for p in body if p.col == 0 and p.col_span == 1 for w in p.words), default=0.0)
     for p in body:
@@ -142,6 +150,8 @@ def stub_new_line(ev: Evidence) -> str | None:
             continue
         lines = _lines(p.words)
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
+        if values and _between_lines(values, lines):
+            continue
         flat = bool(values) and all(len(_lines(q.words)) == 1 for q in values)
         for k, (upper, lower) in enumerate(pairwise(lines), start=1):
             if not _text(lower)[:1].isupper() or label_ends_open(_text(upper)):
@@ -165,6 +175,17 @@ def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
     step = lines[-1][0].baseline - lines[-2][0].baseline
     size = max(w.size for w in lines[-1])
     return LINE_PITCH * size <= step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
+
+
+def _between_lines(values: list[Placed], lines: list[list[Word]]) -> bool:
+    """Every value set between two of the label's lines, on none of them."""
+    baselines = [median(w.baseline for w in line) for line in lines]
+    for q in values:
+        y = median(w.baseline for w in q.words)
+        size = max(w.size for w in q.words)
+        if not baselines[0] < y < baselines[-1] or any(abs(y - b) <= LINE_TOLERANCE * size for b in baselines):
+            return False
+    return True
 
 
 def numbers_in_header(ev: Evidence) -> str | None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from pipeline.extract.grid.bands import join_ruled_bands
+from pipeline.extract.grid.centred import join_centred_rows
 from pipeline.extract.grid.columns import (
     Column,
     Placed,
@@ -94,14 +95,21 @@ def build_grid(
     )
     hrules = [r for r in rules if r.horizontal]
     notes: list[str] = []
-    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
+    centred = join_centred_rows(placed, rows, header_rows, hrules)
+    labels = None
+    if centred is not None:
+        placed, rows, header_rows, labels = centred.placed, centred.rows, centred.header_rows, centred.labels
+        notes += centred.notes
+    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes, labels)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
     header_rows, rows = join_bottom_set_labels(placed, rows, header_rows, hrules)
     close_open_labels(placed, header_rows)
-    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
+    group_rows: set[int] = set()
+    if labels is None:  # (rows made whole by their centred cells hold no wrapped lines to fold)
+        group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
     joined = False
-    if captioned:
+    if captioned and labels is None:  # body rows made whole by their centred cells are not joined between rules
         placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
         notes += band_notes
     if joined:
