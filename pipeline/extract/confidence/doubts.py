@@ -87,7 +87,7 @@ def rows_of_lines(ev: Evidence) -> str | None:
             if len(lines) >= MANY_LINES
             for before, line in pairwise(lines)
         ]
-        anew = sum((t[:1].isupper() or t[:1].isdigit()) and not _open(b) for b, t in later)
+        anew = sum((t[:1].isupper() or t[:1].isdigit()) and not label_ends_open(b) for b, t in later)
         if alike and anew >= ITEM_SHARE * len(later):
             return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
     return None

@@ -106,16 +106,16 @@ def build_grid(
     header_rows, rows = join_bottom_set_labels(placed, rows, header_rows, hrules)
     close_open_labels(placed, header_rows)
     group_rows: set[int] = set()
-    if labels is None:  # (rows made whole by their centred cells hold no wrapped lines to fold)
+    if labels is None:  # rows made whole by their centred cells hold no wrapped lines to fold or join
         group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
-    joined = False
-    if captioned and labels is None:  # body rows made whole by their centred cells are not joined between rules
-        placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
-        notes += band_notes
-    if joined:
-        group_rows = set()
-    elif not numeric_columns(placed, header_rows, len(columns)):
-        rows = fold_wrapped_lines(placed, rows, header_rows)  # a table of words: its wrapped lines are no rows
+        joined = False
+        if captioned:
+            placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
+            notes += band_notes
+        if joined:
+            group_rows = set()
+        elif not numeric_columns(placed, header_rows, len(columns)):
+            rows = fold_wrapped_lines(placed, rows, header_rows)  # a table of words: its wrapped lines are no rows
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])
