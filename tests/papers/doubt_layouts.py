@@ -98,11 +98,11 @@ def group_rows() -> TableSpec:
 
 
 def bands_of_rows() -> TableSpec:
-    """Ruled cells each holding several short items, one per line, in two columns alike: rows of their own or
-    one row of lists, the page cannot tell."""
-    item = "Severe stenosis. Mild LVH. Normal EF. Trace MR."
+    """Ruled cells each holding several short items, each line ended short of the column (the next item would
+    have fitted), in two columns alike: rows of their own or one row of lists, the page cannot tell."""
+    item = "Moderate LV dysfunction.\nLVEF 40%.\nMild MR.\nNormal RV."
     rows = [["Group", "Findings", "Diagnosis"], ["Normal ECG", item, item], ["Abnormal ECG", item, item]]
-    return _spec("Table 1", rows, rules="grid", wrap_widths=[(1, 70.0), (2, 70.0)])
+    return _spec("Table 1", rows, rules="grid", wrap_widths=[(1, 110.0), (2, 110.0)])
 
 
 def sub_labels_in_header() -> TableSpec:

@@ -22,7 +22,8 @@ MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies 
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
-ITEM_SHARE = 0.5  # lines starting anew, among a multi-line row's later lines, for them to be rows
+ITEM_SHARE = 0.5  # line ends made on purpose, among a cell's line ends, for its lines to be items (rows)
+SPACE = 0.25  # a word space, as a share of the font size
 REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
 JOINING = {  # words that cannot end a label: the next line goes on with it
     "of",
@@ -82,20 +83,40 @@ def _text(line: list[Word]) -> str:
 
 
 def rows_of_lines(ev: Evidence) -> str | None:
-    """A cell wraps because its column is narrow, its later lines going on in lower case, and cells of one row wrap
-    to different lengths; when two or more columns of one row hold about the same number of lines (three or more)
-    and most of those lines start anew (a capital, a digit), they are rows that the row segmentation (rules,
-    bands) joined into one."""
+    """A cell wraps a line only where its next word would not fit in the column; a line ended short of that (the
+    next line's first word would have fitted after it) was ended on purpose, as an item of its own. When two or
+    more columns of one row hold about the same number of lines (three or more), most of them ended on purpose,
+    they are rows that the row segmentation (rules, bands) joined into one; a column of wrapped paragraphs beside
+    one list of items is one row of long cells."""
     grid = ev.grid
+    widths = _column_widths(grid)
     for r in range(grid.header_rows, grid.n_rows):
-        cells = [_lines(p.words) for p in grid.placed if p.row == r and p.col >= 1]
-        counts = sorted(len(lines) for lines in cells)
+        cells = [(_lines(p.words), widths[p.col]) for p in grid.placed if p.row == r and p.col >= 1 and p.col_span == 1]
+        counts = sorted(len(lines) for lines, width in cells if _listed(lines, width))
         alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
-        later = [_text(line) for lines in cells if len(lines) >= MANY_LINES for line in lines[1:]]
-        anew = sum(t[:1].isupper() or t[:1].isdigit() for t in later)
-        if alike and anew >= ITEM_SHARE * len(later):
-            return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
+        if alike:
+            return f"row {r + 1} holds {alike[0][0]} or more lines, each ended short, in each of several columns: rows?"
     return None
+
+
+def _column_widths(grid: Grid) -> dict[int, float]:
+    """The width each column's one-column cells fill: the room a line of a cell has before it must wrap."""
+    spans: dict[int, tuple[float, float]] = {}
+    for p in grid.placed:
+        if p.col_span == 1 and p.words:
+            x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
+            old = spans.get(p.col, (x0, x1))
+            spans[p.col] = (min(old[0], x0), max(old[1], x1))
+    return {c: x1 - x0 for c, (x0, x1) in spans.items()}
+
+
+def _listed(lines: list[list[Word]], width: float) -> bool:
+    """Most of a cell's line ends are on purpose: the next line's first word would have fitted after the line."""
+    ends = [
+        line[-1].x1 - line[0].x0 + SPACE * nxt[0].size + (nxt[0].x1 - nxt[0].x0) <= width
+        for line, nxt in pairwise(lines)
+    ]
+    return len(lines) >= MANY_LINES and sum(ends) >= ITEM_SHARE * len(ends)
 
 
 def continuing_row(ev: Evidence) -> str | None:
