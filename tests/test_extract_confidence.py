@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layout, render_uncaptioned
+from papers.doubt_layouts import (
+    GRID_LAYOUTS,
+    render_at_foot,
+    render_grid_layout,
+    render_header_under_caption,
+    render_uncaptioned,
+)
 from papers.extra_features import render_side_by_side
 
 import pipeline.extract.document.tables as document
@@ -96,3 +102,17 @@ def test_a_caption_beside_a_table_with_no_table_of_its_own_doubts_it(
     left = found["Table 5"]
     doubted = any("caption of Table 6" in n for n in _doubts(left))
     assert doubted == lost and (left.confidence < DOUBT) == lost, (left.confidence, left.notes)
+
+
+@pytest.mark.parametrize("open_head", [True, False])
+def test_a_header_read_as_the_captions_last_line_is_doubted(open_head: bool, tmp_path: Path) -> None:
+    """A header line set with no rule over it, as close under the caption as the caption's lines, is read as one
+    more caption line; its words, parted by column gaps over the grid's columns, say it is no caption text."""
+    truth = render_header_under_caption(tmp_path / "head.pdf", open_head)
+    table = _only_table(tmp_path / "head.pdf")
+    assert table.label == "Table 1"
+    if open_head:
+        assert table.confidence < DOUBT and any("set in pieces over the columns" in n for n in _doubts(table))
+    else:
+        assert table.grid() == truth.tables[0].cells
+        assert table.confidence >= SURE and not _doubts(table), table.notes

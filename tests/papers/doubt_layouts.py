@@ -22,12 +22,14 @@ from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.fonts import family
 from pipeline.fixtures.render import render_paper
 from pipeline.fixtures.spec import PaperTruth, TableSpec
+from pipeline.fixtures.table_layout import CAPTION_SIZE, LEADING
 from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
 
 FAM = family("times")
 BODY = ParagraphStyle("body", fontName=FAM.regular, fontSize=10, leading=12)
 MARGIN = 72.0
+NARROW = 260.0  # a column as wide as a narrow table
 
 
 def _spec(label: str, rows: list[list[str]], **style: object) -> TableSpec:
@@ -166,6 +168,50 @@ def render_at_foot(path: Path, closed: bool) -> PaperTruth:
     canvas.save()
     write_bytes(path, out.getvalue())
     return PaperTruth("At the foot", 1, [table_truth(spec, [part], height)], [], [])
+
+
+class OpenHead(TableFlowable):
+    """A table printed with no rule over its header row, the header set as close under the caption as the
+    caption's own lines: a reader may take the header for the caption's last line."""
+
+    def draw(self) -> None:
+        assert self.layout is not None, "wrap() runs before draw()"
+        top = min(r.y0 for r in self.layout.rules)
+        self.layout.rules = [r for r in self.layout.rules if r.y0 > top + 0.5]
+        header = min(line.baseline for cell in self.layout.cells for line in cell.lines)
+        shift = header - max(line.baseline for line in self.layout.caption) - LEADING * CAPTION_SIZE
+        for line in self.layout.caption:
+            line.baseline += shift
+        super().draw()
+
+
+def render_header_under_caption(path: Path, open_head: bool) -> PaperTruth:
+    """Prose, then a narrow booktabs table under a caption as wide as itself, with its top rule (closed) or with
+    its header line set under the caption like one more line of it (open)."""
+    caption = (
+        "Ablations of the components of our method, each switched on or off alone; we report the accuracy and"
+        " the calibration error averaged over the fifteen corruptions of the benchmark."
+    )
+    runs = [["no", "no", "no", "55.5", "10.5"], ["yes", "no", "no", "44.9", "36.8"], ["no", "yes", "no", "63.4", "9.4"]]
+    runs += [["no", "no", "yes", "59.1", "12.7"], ["yes", "yes", "yes", "66.3", "3.2"]]
+    rows = [["Entropy", "Discrepancy", "Shifting", "Acc. (%)", "ECE (%)"], *runs]
+    spec = TableSpec(label="Table 1", caption=caption, rows=rows, stub_cols=0, align="ccccc", col_pad=3.0)
+    part = (OpenHead if open_head else TableFlowable)(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    width, height = letter
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=letter, invariant=1)
+    top = height - MARGIN
+    for text in paragraphs(1, start=5):
+        para = RLParagraph(text, BODY)
+        _, h = para.wrap(width - 2 * MARGIN, height)
+        para.drawOn(canvas, MARGIN, top - h)
+        top -= h + 12
+    _, table_height = part.wrap(NARROW, height - 2 * MARGIN)  # (the caption as wide as the table)
+    part.drawOn(canvas, MARGIN, top - table_height)
+    canvas.showPage()
+    canvas.save()
+    write_bytes(path, out.getvalue())
+    return PaperTruth("Header under caption", 1, [table_truth(spec, [part], height)], [], [])
 
 
 def render_image_table(path: Path, dpi: int = 200) -> PaperTruth:

@@ -24,6 +24,8 @@ MANY_LINES = 3  # lines in a cell of several columns of one row for them to be r
 LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
 ITEM_SHARE = 0.5  # line ends made on purpose, among a cell's line ends, for its lines to be items (rows)
 SPACE = 0.25  # a word space, as a share of the font size
+CAPTION_PIECES = 3  # pieces of a caption line, over as many columns, for it to be a row of column labels
+WIDE_SPACE = 2.0  # a gap this many times a line's narrowest space parts two cells, not two words
 REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
 JOINING = {  # words that cannot end a label: the next line goes on with it
     "of",
@@ -89,7 +91,7 @@ def rows_of_lines(ev: Evidence) -> str | None:
     they are rows that the row segmentation (rules, bands) joined into one; a column of wrapped paragraphs beside
     one list of items is one row of long cells."""
     grid = ev.grid
-    widths = _column_widths(grid)
+    widths = {c: x1 - x0 for c, (x0, x1) in _column_spans(grid).items()}
     for r in range(grid.header_rows, grid.n_rows):
         cells = [(_lines(p.words), widths[p.col]) for p in grid.placed if p.row == r and p.col >= 1 and p.col_span == 1]
         counts = sorted(len(lines) for lines, width in cells if _listed(lines, width))
@@ -99,15 +101,15 @@ def rows_of_lines(ev: Evidence) -> str | None:
     return None
 
 
-def _column_widths(grid: Grid) -> dict[int, float]:
-    """The width each column's one-column cells fill: the room a line of a cell has before it must wrap."""
+def _column_spans(grid: Grid) -> dict[int, tuple[float, float]]:
+    """The x-range each column's one-column cells fill: the room a line of a cell has before it must wrap."""
     spans: dict[int, tuple[float, float]] = {}
     for p in grid.placed:
         if p.col_span == 1 and p.words:
             x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
             old = spans.get(p.col, (x0, x1))
             spans[p.col] = (min(old[0], x0), max(old[1], x1))
-    return {c: x1 - x0 for c, (x0, x1) in spans.items()}
+    return spans
 
 
 def _listed(lines: list[list[Word]], width: float) -> bool:
@@ -253,6 +255,26 @@ def no_caption_at_head(ev: Evidence) -> str | None:
     return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
 
 
+def header_in_caption(ev: Evidence) -> str | None:
+    """A caption is running text: the spaces of one of its lines are alike (justifying stretches them all). A
+    caption line (after its first) whose words are parted by two or more gaps over twice its narrowest space,
+    into three or more pieces each nearest a different column of the grid, is a row of column labels read as
+    the caption's last line: the table lost its header, and its first rows may be misread too."""
+    caption = ev.region.caption
+    if caption is None:
+        return None
+    centres = [(x0 + x1) / 2 for x0, x1 in _column_spans(ev.grid).values()]
+    for line in caption.lines[1:]:
+        gaps = line.gaps()
+        wide = [k for k, g in enumerate(gaps) if g >= WIDE_SPACE * min(gaps) and g >= 0.5 * line.size] if gaps else []
+        cuts = [0, *(k + 1 for k in wide), len(line.words)]
+        pieces = [line.words[a:b] for a, b in pairwise(cuts)]
+        nearest = {min(centres, key=lambda c: abs(c - (piece[0].x0 + piece[-1].x1) / 2)) for piece in pieces if centres}
+        if len(wide) >= CAPTION_PIECES - 1 and len(nearest) >= CAPTION_PIECES:
+            return f"the caption's line '{line.text[:40]}' is set in pieces over the columns: a header read as caption?"
+    return None
+
+
 SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
@@ -262,6 +284,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "two numbers": (0.7, two_numbers),
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
+    "header in caption": (0.6, header_in_caption),
 }
 
 
