@@ -11,6 +11,7 @@ from papers.doubt_layouts import (
     render_at_foot,
     render_grid_layout,
     render_header_under_caption,
+    render_lost_symbol,
     render_uncaptioned,
 )
 from papers.extra_features import render_side_by_side
@@ -113,6 +114,19 @@ def test_a_header_read_as_the_captions_last_line_is_doubted(open_head: bool, tmp
     assert table.label == "Table 1"
     if open_head:
         assert table.confidence < DOUBT and any("set in pieces over the columns" in n for n in _doubts(table))
+    else:
+        assert table.grid() == truth.tables[0].cells
+        assert table.confidence >= SURE and not _doubts(table), table.notes
+
+
+@pytest.mark.parametrize("lost", [True, False])
+def test_a_symbol_read_as_a_digit_is_doubted(lost: bool, tmp_path: Path) -> None:
+    """'726±88' with its '±' from a symbol font the text layer reads as '6': a lone digit in a font of its own
+    inside a number says the cell is not what is printed; the same table with '±' in the text font is trusted."""
+    truth = render_lost_symbol(tmp_path / "symbol.pdf", lost)
+    table = _only_table(tmp_path / "symbol.pdf")
+    if lost:
+        assert table.confidence < DOUBT and any("lone digit" in n for n in _doubts(table)), table.notes
     else:
         assert table.grid() == truth.tables[0].cells
         assert table.confidence >= SURE and not _doubts(table), table.notes

@@ -11,6 +11,7 @@ import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph as RLParagraph
 
@@ -22,13 +23,14 @@ from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.fonts import family
 from pipeline.fixtures.render import render_paper
 from pipeline.fixtures.spec import PaperTruth, TableSpec
-from pipeline.fixtures.table_layout import CAPTION_SIZE, LEADING
+from pipeline.fixtures.table_layout import CAPTION_SIZE, LEADING, TextLine
 from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
 
 FAM = family("times")
 BODY = ParagraphStyle("body", fontName=FAM.regular, fontSize=10, leading=12)
 MARGIN = 72.0
+PROTEINS = ("ECFP", "Cerulean", "mTurquoise", "mCerulean3")
 NARROW = 260.0  # a column as wide as a narrow table
 
 
@@ -197,6 +199,11 @@ def render_header_under_caption(path: Path, open_head: bool) -> PaperTruth:
     rows = [["Entropy", "Discrepancy", "Shifting", "Acc. (%)", "ECE (%)"], *runs]
     spec = TableSpec(label="Table 1", caption=caption, rows=rows, stub_cols=0, align="ccccc", col_pad=3.0)
     part = (OpenHead if open_head else TableFlowable)(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _under_prose(path, part, NARROW, "Header under caption")  # (the caption as wide as the table)
+
+
+def _under_prose(path: Path, part: TableFlowable, room: float, title: str) -> PaperTruth:
+    """A paragraph, then the table in ``room`` points of width."""
     width, height = letter
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=letter, invariant=1)
@@ -206,12 +213,38 @@ def render_header_under_caption(path: Path, open_head: bool) -> PaperTruth:
         _, h = para.wrap(width - 2 * MARGIN, height)
         para.drawOn(canvas, MARGIN, top - h)
         top -= h + 12
-    _, table_height = part.wrap(NARROW, height - 2 * MARGIN)  # (the caption as wide as the table)
+    _, table_height = part.wrap(room, height - 2 * MARGIN)
     part.drawOn(canvas, MARGIN, top - table_height)
     canvas.showPage()
     canvas.save()
     write_bytes(path, out.getvalue())
-    return PaperTruth("Header under caption", 1, [table_truth(spec, [part], height)], [], [])
+    return PaperTruth(title, 1, [table_truth(part.spec, [part], height)], [], [])
+
+
+class LostSymbol(TableFlowable):
+    """Each '±' printed from a symbol font that gives it no character of its own: the text layer reads the
+    digit '6' there, in a font of its own (as PDFs typeset with such fonts do)."""
+
+    def _text(self, line: TextLine) -> None:
+        if "±" not in line.text:
+            return super()._text(line)
+        x = line.x
+        before, after = line.text.split("±", 1)
+        for text, font in ((before, line.font), ("6", "Symbol"), (after, line.font)):
+            self.canv.setFont(font, line.size)
+            self.canv.drawString(x, self.height - line.baseline, text)
+            x += stringWidth(text, font, line.size)
+        return None
+
+
+def render_lost_symbol(path: Path, lost: bool) -> PaperTruth:
+    """Prose, then a table of means ± spread, each '±' printed in the text font (kept) or from a symbol font whose
+    glyph the text layer reads as a digit (lost)."""
+    rows = [["Protein", "Lifetime (ns)", "Half-life (s)"]]
+    rows += [[name, f"{3.1 + k / 10:.2f}", f"{640 + 37 * k}±{88 - 9 * k}"] for k, name in enumerate(PROTEINS)]
+    spec = TableSpec(label="Table 1", caption="Lifetimes of the variants, mean ± SD.", rows=rows, align="lrr")
+    part = (LostSymbol if lost else TableFlowable)(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _under_prose(path, part, letter[0] - 2 * MARGIN, "Lost symbol")
 
 
 def render_image_table(path: Path, dpi: int = 200) -> PaperTruth:

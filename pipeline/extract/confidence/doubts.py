@@ -275,6 +275,19 @@ def header_in_caption(ev: Evidence) -> str | None:
     return None
 
 
+def lone_digit(ev):
+    """A typesetter changes font for a symbol (±, −, ×), never for one digit of a number: a lone full-size glyph in
+    a font of its own, read as a digit between the letters or digits of one word in another font, is a symbol whose
+    font maps it to a wrong character ('726±88' read as '726688'): the cell does not say what is printed."""
+    for p in ev.grid.placed:
+        for w in p.words:
+            for a, b, c in zip(w.chars, w.chars[1:], w.chars[2:], strict=False):
+                alone = a.font == c.font != b.font
+                if alone and b.text.isdigit() and a.text.isalnum() and c.text.isalnum() and b.size >= 0.85 * a.size:
+                    return f"'{w.text}' holds a lone digit in a font of its own: a symbol (±, −) read as a digit?"
+    return None
+
+
 SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
@@ -285,6 +298,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
     "header in caption": (0.6, header_in_caption),
+    "lone digit": (0.7, lone_digit),
 }
 
 
