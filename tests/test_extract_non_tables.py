@@ -38,11 +38,16 @@ def test_an_author_block_in_columns_is_no_table(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize(("captioned", "cell_boxes"), [(True, False), (False, False), (False, True)])
-def test_a_real_table_with_boxed_cells_is_read_and_trusted(captioned: bool, cell_boxes: bool, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("captioned", "cell_boxes", "prose"),
+    [(True, False, True), (False, False, True), (False, True, True), (False, False, False)],
+)
+def test_a_real_table_with_boxed_cells_is_read_and_trusted(
+    captioned: bool, cell_boxes: bool, prose: bool, tmp_path: Path
+) -> None:
     """The look-alike: every cell boxed (ruled through, or one rectangle round each cell, the frames abutting),
-    on a first page after its title and a paragraph: a table, at full confidence, with or without a caption."""
-    truth = render_boxed_table(tmp_path / "boxed.pdf", captioned, cell_boxes)
+    on a first page after its title and a paragraph, or right under the title: a table, at full confidence."""
+    truth = render_boxed_table(tmp_path / "boxed.pdf", captioned, cell_boxes, prose)
     found = extract_tables(tmp_path / "boxed.pdf")
     (table,) = found.tables
     assert table.label == ("Table 1" if captioned else None)

@@ -150,9 +150,10 @@ class CellBoxes(TableFlowable):
             self.canv.rect(x0, self.height - y1, x1 - x0, y1 - y0)
 
 
-def render_boxed_table(path: Path, captioned: bool, cell_boxes: bool = False) -> PaperTruth:
+def render_boxed_table(path: Path, captioned: bool, cell_boxes: bool = False, prose: bool = True) -> PaperTruth:
     """The look-alike: a real table with every cell boxed (ruled through, or a rectangle round each cell), under
-    its caption or with none, on a first page after the title and a paragraph of running text."""
+    its caption or with none, on a first page after the title and a paragraph of running text (or right under the
+    title, where front matter goes: its columns of numbers say it is a table)."""
     spec = tables.grid("Table 1")
     kind = CellBoxes if cell_boxes else TableFlowable
     part = kind(spec, FAM, list(range(spec.n_rows)), spec.full_caption if captioned else "", "single")
@@ -160,7 +161,7 @@ def render_boxed_table(path: Path, captioned: bool, cell_boxes: bool = False) ->
     canvas = Canvas(out, pagesize=letter, invariant=1)
     canvas.setFont(FAM.bold, 16)
     canvas.drawCentredString(WIDTH / 2, HEIGHT - MARGIN - 16, TITLE)
-    top = _prose(canvas, HEIGHT - MARGIN - 40, 1, start=3) - 12
+    top = (_prose(canvas, HEIGHT - MARGIN - 40, 1, start=3) if prose else HEIGHT - MARGIN - 30) - 12
     _, table_height = part.wrap(WIDTH - 2 * MARGIN, HEIGHT - 2 * MARGIN)
     part.drawOn(canvas, MARGIN, top - table_height)
     _prose(canvas, top - table_height - 20, 2, start=5)

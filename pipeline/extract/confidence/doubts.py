@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from pipeline.extract.confidence.score import doubt
 from pipeline.extract.grid.structure import Grid
-from pipeline.extract.page.layout import PageLayout
+from pipeline.extract.page.layout import PageLayout, is_prose
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
 from pipeline.extract.regions.grow import Region
@@ -21,9 +21,9 @@ from pipeline.numbers import parse_number
 MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies the confidence by this
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
-LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
 ITEM_SHARE = 0.5  # line ends made on purpose, among a cell's line ends, for its lines to be items (rows)
 SPACE = 0.25  # a word space, as a share of the font size
+TITLE_SIZE = 1.3  # a line in type this many times the body size, above all others on a first page, is its title
 CAPTION_PIECES = 3  # pieces of a caption line, over as many columns, for it to be a row of column labels
 WIDE_SPACE = 2.0  # a gap this many times a line's narrowest space parts two cells, not two words
 REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
@@ -87,17 +87,19 @@ def _text(line: list[Word]) -> str:
 def rows_of_lines(ev: Evidence) -> str | None:
     """A cell wraps a line only where its next word would not fit in the column; a line ended short of that (the
     next line's first word would have fitted after it) was ended on purpose, as an item of its own. When two or
-    more columns of one row hold about the same number of lines (three or more), most of them ended on purpose,
-    they are rows that the row segmentation (rules, bands) joined into one; a column of wrapped paragraphs beside
-    one list of items is one row of long cells."""
+    more columns of one row hold the same number of lines (three or more), most of them ended on purpose, line
+    for line, they are rows that the row segmentation (rules, bands) joined into one; a column of wrapped
+    paragraphs beside one list of items, or two blocks of code or verse of their own lengths, are one row."""
     grid = ev.grid
     widths = {c: x1 - x0 for c, (x0, x1) in _column_spans(grid).items()}
     for r in range(grid.header_rows, grid.n_rows):
         cells = [(_lines(p.words), widths[p.col]) for p in grid.placed if p.row == r and p.col >= 1 and p.col_span == 1]
         counts = sorted(len(lines) for lines, width in cells if _listed(lines, width))
-        alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
+        alike = [a for a, b in pairwise(counts) if a >= MANY_LINES and a == b]
         if alike:
-            return f"row {r + 1} holds {alike[0][0]} or more lines, each ended short, in each of several columns: rows?"
+            return (
+                f"row {r + 1} holds {alike[0]} lines, each ended short, in each of several columns: rows of their own?"
+            )
     return None
 
 
@@ -113,9 +115,11 @@ def _column_spans(grid: Grid) -> dict[int, tuple[float, float]]:
 
 
 def _listed(lines: list[list[Word]], width: float) -> bool:
-    """Most of a cell's line ends are on purpose: the next line's first word would have fitted after the line."""
+    """Most of a cell's line ends are on purpose: the next line's first word would have fitted after the line, or
+    the line and the next print only numbers (values do not wrap like a sentence)."""
     ends = [
         line[-1].x1 - line[0].x0 + SPACE * nxt[0].size + (nxt[0].x1 - nxt[0].x0) <= width
+        or all(parse_number(w.text) is not None for w in [*line, nxt[0]])
         for line, nxt in pairwise(lines)
     ]
     return len(lines) >= MANY_LINES and sum(ends) >= ITEM_SHARE * len(ends)
@@ -288,6 +292,43 @@ def lone_digit(ev):
     return None
 
 
+def front_matter(ev: Evidence) -> str | None:
+    """On an article's first page, what lies under the title (the largest type) and above the first line of
+    running text is front matter: authors, affiliations, addresses, set in columns as often as not, each column
+    one author and each row one kind of line. A table without a caption there, with no column of numbers (a
+    table's values run down its columns; an address block's numbers run across), is front matter, not a table."""
+    region, layout, grid = ev.region, ev.layout, ev.grid
+    if layout.number != 1 or region.caption is not None:
+        return None
+    big = [ln for ln in layout.column_lines if ln.size >= TITLE_SIZE * layout.body_size and ln.bottom <= region.top]
+    if not big:
+        return None
+    title = max(big, key=lambda ln: ln.size)
+    width = region.x1 - region.x0
+    prose = [
+        ln
+        for ln in layout.column_lines
+        if title.bottom < ln.top and ln.bottom < region.bottom and is_prose(ln, width, layout.body_size)
+    ]
+    texts = grid.text_grid()[grid.header_rows :]
+    numeric = [
+        c
+        for c in range(grid.n_cols)
+        if 2 * sum(parse_number(row[c]) is not None for row in texts)
+        > max(sum(bool(row[c].strip()) for row in texts), 1)
+    ]
+    if prose or numeric:
+        return None
+    return f"under the title '{title.text[:30]}', above the running text, no column of numbers: front matter?"
+
+
+def _numeric_columns(grid: Grid) -> list[int]:
+    """Columns most of whose filled body cells are numbers."""
+    body = grid.text_grid()[grid.header_rows :]
+    columns = [[row[c] for row in body if row[c].strip()] for c in range(grid.n_cols)]
+    return [c for c, cells in enumerate(columns) if 2 * sum(parse_number(t) is not None for t in cells) > len(cells)]
+
+
 SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
@@ -299,6 +340,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "no caption at head": (0.7, no_caption_at_head),
     "header in caption": (0.6, header_in_caption),
     "lone digit": (0.7, lone_digit),
+    "front matter": (0.4, front_matter),
 }
 
 

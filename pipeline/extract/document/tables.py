@@ -29,7 +29,7 @@ from pipeline.extract.regions.outlines import outline_region
 from pipeline.extract.regions.panels import split_panels
 from pipeline.extract.regions.run_on import doubt_run_ons
 from pipeline.extract.regions.sides import choose_sides, settle_page
-from pipeline.extract.regions.uncaptioned import find_ruled_regions, in_front_matter, may_hold_ruled_table
+from pipeline.extract.regions.uncaptioned import find_ruled_regions, may_hold_ruled_table
 from pipeline.extract.regions.whitespace import find_whitespace_regions
 from pipeline.extract.settings import EXTRACTOR_VERSION, ExtractionSettings
 from pipeline.model import Figure, Table, TablesFile
@@ -195,9 +195,6 @@ def page_regions(
             elif reasons:
                 figures.append(_figure(layout, region.bbox, reasons))
                 continue
-            front = in_front_matter(layout, region)
-            if front is not None:
-                region = dataclasses.replace(region, doubts=[*region.doubts, (FIGURE_LIKE_CONFIDENCE, front)])
             if region.caption or _free_standing(region, layout):
                 kept.append(region)
         regions = kept

@@ -138,25 +138,3 @@ def _extend(layout: PageLayout, box: tuple[float, float, float, float]) -> tuple
             break
         bottom = ln.bottom
     return (x0, top, x1, bottom)
-
-
-TITLE_SIZE = 1.3  # a line in type this many times the body size, the largest on the first page, is its title
-
-
-def in_front_matter(layout: PageLayout, region: Region) -> str | None:
-    """On an article's first page, what lies under the title and above the first line of running text is front
-    matter (authors, affiliations, addresses, dates), set in columns as often as not: an uncaptioned region there
-    is no table, or not one a reader can trust without looking."""
-    if layout.number != 1 or region.caption is not None:
-        return None
-    big = [ln for ln in layout.column_lines if ln.size >= TITLE_SIZE * layout.body_size and ln.bottom <= region.top]
-    if not big:
-        return None
-    title = max(big, key=lambda ln: ln.size)
-    width = region.x1 - region.x0
-    prose = [
-        ln
-        for ln in layout.column_lines
-        if title.bottom < ln.top and ln.bottom < region.bottom and is_prose(ln, width, layout.body_size)
-    ]
-    return None if prose else f"under the title '{title.text[:30]}' with no running text between: front matter?"
