@@ -3,6 +3,7 @@ its reason written on the table, and a clean look-alike of the same layout keeps
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from papers.doubt_layouts import (
     render_uncaptioned,
 )
 from papers.extra_features import render_side_by_side
+from papers.non_tables import render_boxed_table
 
 import pipeline.extract.document.tables as document
 from pipeline.extract.confidence.doubts import SIGNALS
@@ -130,3 +132,23 @@ def test_a_symbol_read_as_a_digit_is_doubted(lost: bool, tmp_path: Path) -> None
     else:
         assert table.grid() == truth.tables[0].cells
         assert table.confidence >= SURE and not _doubts(table), table.notes
+
+
+@pytest.mark.parametrize("cut", [True, False])
+def test_a_row_left_inside_the_tables_frame_is_doubted(
+    cut: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full-grid table whose region starts below its header row (as when a bold header is taken for a heading):
+    the column rules run on above the region over words no cell holds; the whole region has none left out."""
+    render_boxed_table(tmp_path / "grid.pdf", captioned=True)
+    read = document.table_from_region
+
+    def below_the_header(layout, region, *rest):  # type: ignore[no-untyped-def]
+        first = min(ln.bottom for ln in region.lines if ln.top > region.top - 1)
+        shrunk = dataclasses.replace(region, top=first + 1) if cut else region
+        return read(layout, shrunk, *rest)
+
+    monkeypatch.setattr(document, "table_from_region", below_the_header)
+    table = _only_table(tmp_path / "grid.pdf")
+    doubted = any("column rules run on above it over 'Model Parameters" in n for n in _doubts(table))
+    assert doubted == cut and (table.confidence < DOUBT) == cut, (table.confidence, table.notes)

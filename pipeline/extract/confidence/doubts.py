@@ -23,6 +23,7 @@ LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of thei
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
 ITEM_SHARE = 0.5  # line ends made on purpose, among a cell's line ends, for its lines to be items (rows)
 SPACE = 0.25  # a word space, as a share of the font size
+FRAME_SIDES = 2  # column rules that run on past the region's edge for it to be inside the table's frame
 TITLE_SIZE = 1.3  # a line in type this many times the body size, above all others on a first page, is its title
 CAPTION_PIECES = 3  # pieces of a caption line, over as many columns, for it to be a row of column labels
 WIDE_SPACE = 2.0  # a gap this many times a line's narrowest space parts two cells, not two words
@@ -329,6 +330,28 @@ def _numeric_columns(grid: Grid) -> list[int]:
     return [c for c, cells in enumerate(columns) if 2 * sum(parse_number(t) is not None for t in cells) > len(cells)]
 
 
+def text_left_in_frame(ev: Evidence) -> str | None:
+    """A ruled table's column rules run from its first row to its last: where two or more of them run on past
+    the top (or foot) of the region read as the table, over words that no cell holds, those words are a row of
+    the table (often its header) left out of the grid."""
+    region, layout, grid = ev.region, ev.layout, ev.grid
+    placed = {id(w) for p in grid.placed for w in p.words}
+    caption = {id(w) for line in (region.caption.lines if region.caption else []) for w in line.words}
+    upright = [r for r in layout.content.drawing.rules if not r.horizontal and region.x0 - 2 <= r.x <= region.x1 + 2]
+    for above in (True, False):
+        edge = region.top if above else region.bottom
+        sides = [r for r in upright if (r.top < edge - 2 <= r.bottom if above else r.top <= edge + 2 < r.bottom)]
+        if len(sides) < FRAME_SIDES:
+            continue
+        reach = min(r.top for r in sides) if above else max(r.bottom for r in sides)
+        band = (region.x0, reach, region.x1, edge) if above else (region.x0, edge, region.x1, reach)
+        left = [w for w in layout.words_in(*band) if id(w) not in placed and id(w) not in caption]
+        if left:
+            words, where = join_words(left)[:30], "above" if above else "below"
+            return f"its column rules run on {where} it over '{words}', in no cell: a row left out?"
+    return None
+
+
 SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
@@ -341,6 +364,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "header in caption": (0.6, header_in_caption),
     "lone digit": (0.7, lone_digit),
     "front matter": (0.4, front_matter),
+    "text left in frame": (0.6, text_left_in_frame),
 }
 
 
