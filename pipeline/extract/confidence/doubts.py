@@ -189,9 +189,11 @@ def stub_new_line(ev: Evidence) -> str | None:
 
 
 def _open(line: str) -> bool:
-    """A line that cannot end a label: it breaks a word, leaves a bracket open, or ends on a joining word."""
+    """A line that cannot end a label: it breaks a word, leaves a bracket open, ends on a joining word, or on a
+    comma, semicolon or slash (a list of items going on)."""
     words = line.split()
-    return line.endswith("-") or line.count("(") > line.count(")") or bool(words and words[-1].lower() in JOINING)
+    ends = line.endswith(("-", "/", ",", ";"))
+    return ends or line.count("(") > line.count(")") or bool(words and words[-1].lower() in JOINING)
 
 
 def numbers_in_header(ev: Evidence) -> str | None:
@@ -364,7 +366,7 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "header in caption": (0.6, header_in_caption),
     "lone digit": (0.7, lone_digit),
     "front matter": (0.4, front_matter),
-    "text left in frame": (0.6, text_left_in_frame),
+    "text left in frame": (0.75, text_left_in_frame),
 }
 
 
