@@ -333,13 +333,15 @@ def _numeric_columns(grid: Grid) -> list[int]:
 
 
 def text_left_in_frame(ev: Evidence) -> str | None:
-    """A ruled table's column rules run from its first row to its last: where two or more of them run on past
-    the top (or foot) of the region read as the table, over words that no cell holds, those words are a row of
-    the table (often its header) left out of the grid."""
+    """A ruled table's column rules (between its columns, not the sides of a box that may frame its title and
+    notes too) run from its first row to its last: where two or more of them run on past the top (or foot) of
+    the region read as the table, over words that no cell holds, those words are a row of the table (often its
+    header) left out of the grid."""
     region, layout, grid = ev.region, ev.layout, ev.grid
     placed = {id(w) for p in grid.placed for w in p.words}
     caption = {id(w) for line in (region.caption.lines if region.caption else []) for w in line.words}
-    upright = [r for r in layout.content.drawing.rules if not r.horizontal and region.x0 - 2 <= r.x <= region.x1 + 2]
+    inside = (region.x0 + layout.body_size, region.x1 - layout.body_size)  # (a box's sides may frame notes too)
+    upright = [r for r in layout.content.drawing.rules if not r.horizontal and inside[0] < r.x < inside[1]]
     for above in (True, False):
         edge = region.top if above else region.bottom
         sides = [r for r in upright if (r.top < edge - 2 <= r.bottom if above else r.top <= edge + 2 < r.bottom)]
