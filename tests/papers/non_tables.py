@@ -103,8 +103,7 @@ def render_flowchart(path: Path, captioned: bool) -> PaperTruth:
 
 def render_author_block(path: Path) -> PaperTruth:
     """A first page: title, the authors set in three columns (name, department, institute, city, telephone), an
-    e-mail line
-    and a rule under them, the abstract, then a captioned table (so the page is read for tables)."""
+    e-mail line and a rule under them, the abstract, then a captioned table (so the page is read for tables)."""
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=letter, invariant=1)
     canvas.setFont(FAM.bold, 16)
@@ -126,13 +125,7 @@ def render_author_block(path: Path) -> PaperTruth:
     top = _prose(canvas, below - 38, 1, start=1) - 8
     spec = tables.booktabs("Table 1")
     part = TableFlowable(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
-    _, table_height = part.wrap(WIDTH - 2 * MARGIN, HEIGHT - 2 * MARGIN)
-    part.drawOn(canvas, MARGIN, top - table_height)
-    _prose(canvas, top - table_height - 16, 1, start=5)
-    canvas.showPage()
-    canvas.save()
-    write_bytes(path, out.getvalue())
-    return PaperTruth("Author block", 1, [table_truth(spec, [part], HEIGHT)], [], [])
+    return _table_then_prose(canvas, out, path, part, top, "Author block")
 
 
 class CellBoxes(TableFlowable):
@@ -162,10 +155,17 @@ def render_boxed_table(path: Path, captioned: bool, cell_boxes: bool = False, pr
     canvas.setFont(FAM.bold, 16)
     canvas.drawCentredString(WIDTH / 2, HEIGHT - MARGIN - 16, TITLE)
     top = (_prose(canvas, HEIGHT - MARGIN - 40, 1, start=3) if prose else HEIGHT - MARGIN - 30) - 12
+    return _table_then_prose(canvas, out, path, part, top, "Boxed table")
+
+
+def _table_then_prose(
+    canvas: Canvas, out: io.BytesIO, path: Path, part: TableFlowable, top: float, name: str
+) -> PaperTruth:
+    """The table drawn from ``top`` down, a paragraph under it; the page written, with the table's truth."""
     _, table_height = part.wrap(WIDTH - 2 * MARGIN, HEIGHT - 2 * MARGIN)
     part.drawOn(canvas, MARGIN, top - table_height)
-    _prose(canvas, top - table_height - 20, 2, start=5)
+    _prose(canvas, top - table_height - 16, 1, start=5)
     canvas.showPage()
     canvas.save()
     write_bytes(path, out.getvalue())
-    return PaperTruth("Boxed table", 1, [table_truth(spec, [part], HEIGHT)], [], [])
+    return PaperTruth(name, 1, [table_truth(part.spec, [part], HEIGHT)], [], [])
