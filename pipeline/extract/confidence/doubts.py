@@ -117,11 +117,15 @@ def _column_spans(grid: Grid) -> dict[int, tuple[float, float]]:
 
 def _listed(lines: list[list[Word]], width: float) -> bool:
     """Most of a cell's line ends are on purpose: the next line's first word would have fitted after the line, or
-    the line and the next print only numbers (values do not wrap like a sentence)."""
+    the line and the next print only numbers (values do not wrap like a sentence); a cell that breaks a word over
+    two lines (a hyphen, then lower case) is wrapped text, not a list."""
+    pairs = list(pairwise(lines))
+    if any(_text(line).endswith("-") and _text(nxt)[:1].islower() for line, nxt in pairs):
+        return False
     ends = [
         line[-1].x1 - line[0].x0 + SPACE * nxt[0].size + (nxt[0].x1 - nxt[0].x0) <= width
         or all(parse_number(w.text) is not None for w in [*line, nxt[0]])
-        for line, nxt in pairwise(lines)
+        for line, nxt in pairs
     ]
     return len(lines) >= MANY_LINES and sum(ends) >= ITEM_SHARE * len(ends)
 
