@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import pdfplumber
 
+from pipeline.extract.document.tables import extract_tables
+from pipeline.fixtures import PaperTruth
 from pipeline.model import Table, TablesFile
 from pipeline.numbers import normalise
+
+DOUBT = 0.8  # under this the audit turns an error into a warning
+SURE = 0.9
+
+
+def only_table(pdf: Path) -> Table:
+    (table,) = extract_tables(pdf).tables
+    return table
+
+
+def doubts(table: Table) -> list[str]:
+    """The doubts written on the table (confidence/doubts.py)."""
+    return [n for n in table.notes if n.startswith("doubt: ")]
 
 
 def _centre_inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
@@ -35,3 +51,25 @@ def assert_cells_found_in_their_bboxes(pdf: Path, found: TablesFile) -> None:
 def spans(table: Table) -> list[tuple[int, int, int, int]]:
     """Every spanning cell as (row, col, row_span, col_span), sorted."""
     return sorted((c.row, c.col, c.row_span, c.col_span) for c in table.cells if c.row_span > 1 or c.col_span > 1)
+
+
+def render_and_extract(
+    folder: Path, renderers: dict[str, Callable[[Path], PaperTruth]]
+) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
+    """Each generated paper written into ``folder``, with its truth and what the extractor reads from it."""
+    out = {}
+    for name, render in renderers.items():
+        pdf = folder / f"{name}.pdf"
+        truth = render(pdf)
+        out[name] = (pdf, truth, extract_tables(pdf))
+    return out
+
+
+def assert_read_as_printed(paper: PaperTruth, found: TablesFile, min_confidence: float = 0.8) -> None:
+    """Every table under its label, with the printed grid, header, caption, and a confidence that says so."""
+    assert [t.label for t in found.tables] == [t.label for t in paper.tables]
+    for truth, table in zip(paper.tables, found.tables, strict=True):
+        assert table.grid() == truth.cells
+        assert table.header_rows == truth.header_rows
+        assert table.caption == truth.caption
+        assert table.confidence >= min_confidence

@@ -8,10 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from extraction_checks import assert_cells_found_in_their_bboxes, spans
+from extraction_checks import assert_cells_found_in_their_bboxes, render_and_extract, spans
 from papers.extra_features import EXTRA_FEATURE_PAPERS, render_side_by_side
 
-from pipeline.extract.document.tables import extract_tables
 from pipeline.fixtures import PaperTruth, render_paper
 from pipeline.model import TablesFile
 
@@ -24,13 +23,7 @@ RENDERERS: dict[str, Render] = {
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
-    folder = tmp_path_factory.mktemp("layouts")
-    out = {}
-    for name, render in RENDERERS.items():
-        pdf = folder / f"{name}.pdf"
-        truth = render(pdf)
-        out[name] = (pdf, truth, extract_tables(pdf))
-    return out
+    return render_and_extract(tmp_path_factory.mktemp("layouts"), RENDERERS)
 
 
 @pytest.mark.parametrize("name", sorted(RENDERERS))

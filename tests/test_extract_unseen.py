@@ -116,3 +116,34 @@ def test_captions_an_ordinary_space_apart_part_their_tables_in_doubt(rendered: d
         assert table.caption == truth.caption
     doubted = {t.label for t in found.tables if t.confidence < 0.8 and any("less than an em" in n for n in t.notes)}
     assert doubted == {"Table 1", "Table 2"}  # the captions an ordinary space apart; Tables 2 and 3 an em apart
+
+
+@pytest.mark.parametrize("name", ["hanging_indent", "spaced_rows"])
+def test_wrapped_lines_of_a_table_of_words_are_no_rows(name: str, rendered: dict) -> None:
+    """A line starting a hanging indent, set closer than rows are, or going on from a stub that ends open (';') is a
+    line of the row above; a row with an empty stub, or a stub alone that ends closed, stays a row."""
+    _, paper, found = rendered[name]
+    (table,) = found.tables
+    rows = table.grid()
+    assert len(rows) == len(paper.tables[0].cells)
+    assert any(row[0] == "" and row[1] for row in rows)  # a row with an empty stub
+    assert any(row[0] and not any(row[1:]) for row in rows)  # a stub alone on its row
+
+
+def test_a_stub_indented_under_its_parent_is_a_row_of_its_own(rendered: dict) -> None:
+    """Sub-row stubs set an indent right, beside cells at their columns' edges (or none), are rows."""
+    _, paper, found = rendered["sub_rows"]
+    (table,) = found.tables
+    assert table.grid() == paper.tables[0].cells
+    assert ["FN 1-3", "", ""] in table.grid()
+
+
+@pytest.mark.parametrize("name", ["centred_long_labels", "top_long_labels"])
+def test_labels_wrapped_over_many_lines_keep_their_own_values(name: str, rendered: dict) -> None:
+    """A value centred on a label of three or five lines has the label's first lines above it: set a row apart
+    from the label above and close to the value's line, they are its label's, not the end of the label above."""
+    _, paper, found = rendered[name]
+    (table,) = found.tables
+    assert table.grid() == paper.tables[0].cells
+    assert ["Time to neutrophil engraftment", ""] in table.grid()  # a label with no value is a row of its own
+    assert table.confidence >= 0.9

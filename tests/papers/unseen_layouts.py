@@ -18,6 +18,18 @@ must read as before:
   caption starts part them: each table is read under its own label, the two an ordinary space apart doubted.
   Look-alikes: one wide table whose long caption names another table mid-line; a table beside a figure
   caption on its line.
+- hanging_indent: a table of words (domain, activity, reference) whose cells wrap with a hanging indent, each
+  further line an indent right of the cell's first; the stub wraps flush, once after an open ';' with nothing
+  beside its second line. Look-alikes inside it: a row with an empty stub whose activity starts at the column's
+  edge, a row with no reference, a stub alone on its line that ends closed (a row with empty cells).
+  Look-alike: sub_rows, stubs indented under a parent row beside cells at their columns' edges.
+- spaced_rows: a table of words whose rows are set further apart than the lines of a cell, its cells wrapping
+  flush: a wrapped line starting with a capital ('Mix Set for Illumina') is a line of the row above; a row with
+  an empty stub, and a stub alone on its line (a row with empty cells), are rows.
+- centred_long_labels: a table of characteristics whose row labels wrap over two to five lines, each value
+  centred on its label's lines (Word, InDesign), rows set further apart than a label's lines: a label's
+  first lines above its value are its own, not the end of the label above. Look-alikes inside it: a label with
+  no value (a row with an empty cell); outside it: top_long_labels, each value on its label's first line.
 - page_high_table: a table filling a page with no body text, its last column of short wordy cells (author,
   year) beside a column of long descriptions; the channel between them runs down the whole page like a
   page gutter. Look-alike: a full-width table over a page set in two columns of running text.
@@ -120,6 +132,121 @@ def ligand_table() -> TableSpec:
     )
 
 
+INTERACTIONS = (  # (domain, activity, reference): wordy cells, some long enough to wrap
+    ("EGFL + FN 6-8", "Attachment and then repulsion of neural cells transfected with channel subunits", "Xiao, 1999"),
+    (
+        "FN 2-3",
+        "Contactin; tenascin-R enhances contactin-mediated neurite outgrowth",
+        "Brummendorf, 1989; Norenberg, 1995",
+    ),
+    ("FN 3", "Integrin binding; endothelial cell elongation", "Sriramarao, 1993"),
+    ("", "Integrin binding; glioma spreading", "Prieto, 1993"),
+    ("FG", "Osteosarcoma attachment, but not spreading", ""),
+    ("FN 1-5", "", ""),
+    (
+        "Neurocan; Phosphacan",
+        "Bind amphoterin via chondroitin sulfate side chains, presence of amphoterin",
+        "Milev, 1998",
+    ),
+    ("Neurocan; integrins", "Bind to L1", "Oleszewski, 1999"),
+    ("TN-C", "Syndecan", "Salmivirta, 1991"),
+)
+
+
+SUB_ROWS = (  # (domain, activity, reference): one line a row, sub-rows' stubs indented under the row above
+    ("TN-C", "Counteradhesion of fibroblasts", "Spring, 1989"),
+    ("EGFL", "Neuronal outgrowth", "Fischer, 1997"),
+    ("FN 1-3", "", ""),
+    ("TN-R", "Neuron and glial adhesion", "Rathien, 1991"),
+    ("FN 3", "Glioma spreading", "Prieto, 1993"),
+)
+
+
+def interactions_table(hanging: bool) -> TableSpec:
+    """With ``hanging``, the activities and references wrap with a hanging indent and the stub wraps flush;
+    without, one line a row, the stubs of some rows indented under the row above (sub-rows)."""
+    layout = (
+        {"wrap_widths": [(0, 46.0), (1, 170.0), (2, 90.0)], "hanging": [(1, 8.0), (2, 8.0)]}
+        if hanging
+        else {"indent_rows": {2, 3, 5}}
+    )
+    return TableSpec(
+        label="Table 1",
+        caption="Interactions of tenascin domains with ligands and activities.",
+        rows=[["Domain", "Ligands/cells/activities", "References"], *map(list, INTERACTIONS if hanging else SUB_ROWS)],
+        align="lll",
+        font_size=8.0,
+        **layout,
+    )
+
+
+RESOURCES = (  # (reagent, source, identifier): a key resources table, its rows spaced apart
+    ("Ficoll-Paque-Plus gradient", "Sigma", "GE17-1440-02"),
+    ("NEBNext ChIP-Seq Library Prep Master Mix Set for Illumina", "New England Biolabs", "E6240"),
+    ("Tagment DNA Buffer", "Illumina", "FC-121-1030"),
+    ("Deposited data", "", ""),
+    ("", "Sequencing core facility of the institute", "SRA-PRJNA1"),
+    ("ATAC-seq profiling of ER-Hoxa9 cells before and after inducing commitment", "This paper", "GEO: GSE178392"),
+    ("RNeasy kit", "QIAGEN", "QIA-74104"),
+)
+
+
+def spaced_rows() -> PaperSpec:
+    table = TableSpec(
+        label="Table 1",
+        caption="Key resources.",
+        rows=[["Reagent or resource", "Source", "Identifier"], *(list(row) for row in RESOURCES)],
+        align="lll",
+        font_size=8.0,
+        wrap_widths=[(0, 130.0), (1, 70.0)],
+        row_gap=3.0,
+    )
+    body = [Heading("4 Methods"), Paragraph(paragraphs(1, start=3, length=3)[0]), table]
+    return feature_paper("Key Resources", [*body, *(Paragraph(p) for p in paragraphs(2, start=12))])
+
+
+CHARACTERISTICS = (  # (characteristic, value): labels of one to five lines in a narrow stub
+    ("Sex", "Boys 14, girls 7"),
+    ("Age (years)", "2.8–19.5 (median 9.6)"),
+    ("Conditioning regimen based on busulfan (n)", "9 (45%)"),
+    ("Time to neutrophil engraftment", ""),
+    ("Systemic glucocorticoids (%)", "16 (80%)"),
+    ("Median and range of cumulative dose of glucocorticoids (equivalent of prednisone)", "1463 (29–9758) mg"),
+    ("Median duration of systemic glucocorticoids therapy", "105 (3–240) days"),
+    ("Median time since discontinuation of glucocorticoids (range)", "3.5 (0.4–14.3) months"),
+    (
+        "Median time from discontinuation of immunosuppressive treatment to the second assessment (range)"
+        " (16 patients)",
+        "1.8 (0–9) months",
+    ),
+)
+
+
+def characteristics(centred: bool = True) -> PaperSpec:
+    table = TableSpec(
+        label="Table 2",
+        caption="Characteristics of the studied group.",
+        rows=[["Characteristic", "Post-HSCT group"], *([name, value] for name, value in CHARACTERISTICS)],
+        align="lc",
+        wrap_widths=[(0, 120.0)],
+        valign="middle" if centred else "top",
+        row_gap=2.0,
+    )
+    body = [NewPage(columns=2), Heading("2 Patients"), Paragraph(paragraphs(1, start=2, length=3)[0]), table]
+    title = "Characteristics of Patients" if centred else "Characteristics of Patients, Top-Aligned"
+    return feature_paper(title, [*body, *(Paragraph(p) for p in paragraphs(3, start=7))])
+
+
+def interactions(hanging: bool = True) -> PaperSpec:
+    body = [
+        Heading("2 Interactions"),
+        Paragraph(paragraphs(1, start=6, length=3)[0]),
+        interactions_table(hanging),
+        *(Paragraph(p) for p in paragraphs(2, start=11)),
+    ]
+    return feature_paper("Tenascin Interactions" if hanging else "Tenascin Interactions, Sub-rows", body)
+
+
 def page_high_table() -> PaperSpec:
     body = [
         Heading("2 Results"),
@@ -192,6 +319,11 @@ def unseen_layout_papers() -> dict[str, PaperSpec]:
         "note_row_over_rule": note_row(rule_after=True),
         "plain_rows": note_row(note=False),
         "page_high_table": page_high_table(),
+        "hanging_indent": interactions(),
+        "sub_rows": interactions(hanging=False),
+        "spaced_rows": spaced_rows(),
+        "centred_long_labels": characteristics(),
+        "top_long_labels": characteristics(centred=False),
         "full_width_over_columns": full_width_over_columns(),
     }
 

@@ -5,18 +5,23 @@ finding is needs-check, under 0.8 an error becomes a warning). Nothing here look
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
 from pipeline.extract.confidence.score import doubt
+from pipeline.extract.grid.columns import Placed
+from pipeline.extract.grid.rows import value_shape
 from pipeline.extract.grid.structure import Grid
+from pipeline.extract.grid.style import is_bold, is_italic
+from pipeline.extract.grid.wrapping import LINE_PITCH, TWO_PITCHES, fits_after, label_ends_open
 from pipeline.extract.page.layout import PageLayout, is_prose
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
 from pipeline.extract.regions.grow import Region
 from pipeline.model import Table
-from pipeline.numbers import parse_number
+from pipeline.numbers import looks_numeric, parse_number
 
 MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies the confidence by this
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
@@ -28,24 +33,7 @@ TITLE_SIZE = 1.3  # a line in type this many times the body size, above all othe
 CAPTION_PIECES = 3  # pieces of a caption line, over as many columns, for it to be a row of column labels
 WIDE_SPACE = 2.0  # a gap this many times a line's narrowest space parts two cells, not two words
 REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
-JOINING = {  # words that cannot end a label: the next line goes on with it
-    "of",
-    "and",
-    "or",
-    "the",
-    "in",
-    "for",
-    "to",
-    "with",
-    "than",
-    "by",
-    "on",
-    "at",
-    "a",
-    "an",
-    "per",
-    "vs",
-}
+GAP_UNDER = 0.5  # em: a line this close under the table's last line (top to bottom) is set at a cell's line pitch
 EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
 PLAIN_NUMBER = re.compile(r"^[-+\u2212]?\d[\d,]*(?:\.\d+)?%?$")
 MEASURED = re.compile(r"\d\.\d|%|±")  # what a measured value prints and a column heading rarely does
@@ -174,30 +162,41 @@ def header_line_repeated(ev: Evidence) -> str | None:
 
 
 def stub_new_line(ev: Evidence) -> str | None:
-    """A row label wraps onto a line that continues it; when its last line starts anew (a capital) after a line that
-    could end a label (no hyphen, open bracket or joining word at its end) while the row's values sit on one line,
-    the label may be two rows: a label row and the row it was joined to."""
-    for p in ev.grid.placed:
-        if p.row < ev.grid.header_rows or p.col >= max(ev.stubs, 1) or p.row_span > 1:
+    """A row label wraps onto a line that continues it; when a later line starts anew (a capital) after a line that
+    could end a label (no hyphen, open bracket or joining word at its end), and either it is the last line while the
+    row's values sit on one line, or its first word would have fitted at the end of the line above (a cell wraps
+    only where the next word does not fit; the first column is at least as wide as its widest line), the label may
+    be two rows: a label row and the row it was joined to."""
+    body = [p for p in ev.grid.placed if p.row >= ev.grid.header_rows]
+    reach = max((w.x1 for p in body if p.col == 0 and p.col_span == 1 for w in p.words), default=0.0)
+    for p in body:
+        if p.col >= max(ev.stubs, 1) or p.row_span > 1:
             continue
         lines = _lines(p.words)
-        if len(lines) < 2 or not _text(lines[-1])[:1].isupper() or _open(_text(lines[-2])):
-            continue
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
-        if values and all(len(_lines(q.words)) == 1 for q in values):
-            first, last = _text(lines[0]), _text(lines[-1])
-            return (
-                f"row label '{first[:25]} / {last[:25]}' joins two lines, the second starting anew: it may be two rows"
-            )
+        flat = bool(values) and all(len(_lines(q.words)) == 1 for q in values)
+        for k, (upper, lower) in enumerate(pairwise(lines), start=1):
+            if not _text(lower)[:1].isupper() or label_ends_open(_text(upper)):
+                continue
+            room = p.col == 0 and p.col_span == 1 and bool(values) and fits_after(upper[-1].x1, lower[0], reach)
+            last_anew = flat and k == len(lines) - 1 and not _set_close(lines, p, ev.grid)
+            if room or last_anew:
+                first, last = _text(lines[0]), _text(lower)
+                anew = "joins two lines, the second starting anew: it may be two rows"
+                return f"row label '{first[:25]} / {last[:25]}' {anew}"
     return None
 
 
-def _open(line: str) -> bool:
-    """A line that cannot end a label: it breaks a word, leaves a bracket open, ends on a joining word, or on a
-    comma, semicolon or slash (a list of items going on)."""
-    words = line.split()
-    ends = line.endswith(("-", "/", ",", ";"))
-    return ends or line.count("(") > line.count(")") or bool(words and words[-1].lower() in JOINING)
+def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
+    """The label's last two lines are set a line of type apart, closer than its row is to the next (rows spaced
+    apart further than a cell's lines): one cell's lines, not two rows (a label set half-way between two lines,
+    beside the rows it names, steps less)."""
+    below = [min(w.baseline for w in q.words) for q in grid.placed if q.row == label.row + label.row_span]
+    if not below:
+        return False
+    step = lines[-1][0].baseline - lines[-2][0].baseline
+    size = max(w.size for w in lines[-1])
+    return LINE_PITCH * size <= step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
 
 
 def numbers_in_header(ev: Evidence) -> str | None:
@@ -210,6 +209,98 @@ def numbers_in_header(ev: Evidence) -> str | None:
         if len(filled) >= 2 and 2 * len(measured) >= len(filled):
             return f"header row {r + 1} prints measured values ({measured[0]}): data rows may be read as header"
     return None
+
+
+def unmarked_header(ev: Evidence) -> str | None:
+    """A header band ends where the page marks it: a rule under its last row (a rule under every row marks only a
+    first row), a change of type (bold, italic, size) from the header to the first body row, or a change of kind
+    (labels in words over values). Where nothing marks it, rows read as header may be data or header rows may be
+    read as body; a header row that prints the body's kind of cell in every column is a data row; and a captioned
+    table with no header row at all may have lost it (printed as a picture, or with the part before)."""
+    grid = ev.grid
+    h = grid.header_rows
+    texts = grid.text_grid()
+    if h == 0:
+        lost = ev.region.caption is not None and grid.n_rows >= 2 and _shapes(texts[0]) == _shapes(texts[1])
+        return "it starts with a data row: its header may be lost (a picture, or printed before)" if lost else None
+    if h >= grid.n_rows:
+        return None
+    body = texts[h]
+    shapes = _shapes(body)
+    for r in range(1, h):
+        if "text" not in shapes and _shapes(texts[r]) == shapes:
+            return f"header row {r + 1} prints values like the body's first row: data rows may be read as header"
+    last = [p for p in grid.placed if p.row < h and p.row + p.row_span == h]
+    first = [p for p in grid.placed if p.row == h]
+    second = [p for p in grid.placed if p.row == h + 1]
+    if not last or not first:
+        return None
+    if _rule_between(ev, last, first) and (h == 1 or not (second and _rule_between(ev, first, second))):
+        return None  # a rule under the header; under every row, it leaves the first row the header by convention
+    if Counter(map(_style, last)).most_common(1)[0][0] != Counter(map(_style, first)).most_common(1)[0][0]:
+        return None
+    labels = grid.filled_grid()[h - 1]
+    values = [c for c in range(grid.n_cols) if looks_numeric(body[c]) and labels[c].strip()]
+    if values and 2 * sum(not looks_numeric(labels[c]) for c in values) > len(values):
+        return None  # labels in words over most of the values
+    return f"nothing marks where the header ends (no rule, type or kind of cell changes under row {h})"
+
+
+def _shapes(row: list[str]) -> list[str]:
+    """Each cell's kind ('text', or a number by its decimals), blank cells included."""
+    return [value_shape(t) if t.strip() else "" for t in row]
+
+
+def _rule_between(ev: Evidence, upper: list[Placed], lower: list[Placed]) -> bool:
+    """A rule across at least half the table between the two rows of cells."""
+    top = max(w.bottom for p in upper for w in p.words)
+    bottom = min(w.top for p in lower for w in p.words)
+    x0, x1 = ev.region.x0, ev.region.x1
+    return any(
+        top - 1 <= r.y <= bottom + 1 and min(r.x1, x1) - max(r.x0, x0) >= 0.5 * (x1 - x0) for r in ev.layout.hrules
+    )
+
+
+def _style(p: Placed) -> tuple[bool, bool, float]:
+    return is_bold(p.words), is_italic(p.words), round(max(w.size for w in p.words))
+
+
+NOTE_MARKS = re.compile(r"^(?:[*†‡§¶#]+|[a-z]|Note:?|Notes:?)$")  # what starts a table note
+
+
+def note_as_row(ev: Evidence) -> str | None:
+    """A table's notes follow its last row: a mark ('*', '†', 'a') or 'Note' and running text across the table.
+    A last row whose first cell is such a mark (or starts with one) and whose text runs on as a sentence over most
+    columns is a note read as a row: the grid has a row, and maybe a column, the table does not."""
+    grid = ev.grid
+    last = sorted((p for p in grid.placed if p.row == grid.n_rows - 1), key=lambda p: p.col)
+    if not last or grid.n_rows - 1 < grid.header_rows + 1:
+        return None
+    words = " ".join(join_words(p.words) for p in last).split()
+    wide = max(p.col_span for p in last) >= 0.6 * grid.n_cols
+    if wide and NOTE_MARKS.match(words[0]) and len(words) >= 8:
+        return f"the last row ('{' '.join(words[:4])} ...') reads as a note under the table: read as a row?"
+    return None
+
+
+def symbol_in_number(ev: Evidence) -> str | None:
+    """A number is set in one font; a digit or letter inside it set in a font of its own, at the same size, between
+    two digits (not a point: TeX sets a number's point in its math font), is a symbol (±, −, ×) from a symbol font
+    whose codes the PDF leaves as plain characters: the cell reads a digit where the page shows a sign ('726688'
+    for '726±88'), and its value is wrong."""
+    for p in ev.grid.placed:
+        for word in p.words:
+            chars = word.chars
+            for a, b, c in zip(chars, chars[1:], chars[2:], strict=False):
+                odd = _face(b.font) != _face(a.font) == _face(c.font) and b.text.isascii() and b.text.isalnum()
+                if odd and a.text.isdigit() and c.text.isdigit() and abs(b.size - a.size) <= 0.1 * a.size:
+                    return f"'{word.text}' sets '{b.text}' in a font of its own inside a number: a symbol read as text?"
+    return None
+
+
+def _face(font: str) -> str:
+    """A font's name without its subset tag ('ABCDEF+Times-Roman')."""
+    return font.split("+", 1)[-1]
 
 
 def two_numbers(ev: Evidence) -> str | None:
@@ -286,19 +377,6 @@ def header_in_caption(ev: Evidence) -> str | None:
     return None
 
 
-def lone_digit(ev):
-    """A typesetter changes font for a symbol (±, −, ×), never for one digit of a number: a lone full-size glyph in
-    a font of its own, read as a digit between the letters or digits of one word in another font, is a symbol whose
-    font maps it to a wrong character ('726±88' read as '726688'): the cell does not say what is printed."""
-    for p in ev.grid.placed:
-        for w in p.words:
-            for a, b, c in zip(w.chars, w.chars[1:], w.chars[2:], strict=False):
-                alone = a.font == c.font != b.font
-                if alone and b.text.isdigit() and a.text.isalnum() and c.text.isalnum() and b.size >= 0.85 * a.size:
-                    return f"'{w.text}' holds a lone digit in a font of its own: a symbol (±, −) read as a digit?"
-    return None
-
-
 def front_matter(ev: Evidence) -> str | None:
     """On an article's first page, what lies under the title (the largest type) and above the first line of
     running text is front matter: authors, affiliations, addresses, set in columns as often as not, each column
@@ -360,6 +438,44 @@ def text_left_in_frame(ev: Evidence) -> str | None:
     return None
 
 
+def goes_on_below(ev: Evidence) -> str | None:
+    """A line of words set right under the table's last line (a cell's line pitch away, no gap), within its width
+    and starting in lower case, goes on from a cell of the last row: the region ends a line early and that cell
+    is cut (a note under a table stands apart, or starts anew)."""
+    region, layout = ev.region, ev.layout
+    for line in layout.column_lines:
+        if not (region.bottom < line.top <= region.bottom + GAP_UNDER * layout.body_size):
+            continue
+        if line.x0 < region.x0 - 1 or line.x1 > region.x1 + 1:
+            continue
+        first = line.words[0]
+        if (
+            first.chars[0].size >= 0.85 * first.size
+            and first.text[:1].islower()
+            and re.match(r"[^\W\d_]{2,}", first.text)
+        ):
+            return f"the line '{line.text[:30]}' goes on right under the last row: its cell may be cut"
+    return None
+
+
+_SYMBOL_FONT = re.compile(r"symbol|greek|mathpi|dingbat", re.IGNORECASE)
+
+
+def symbol_font_letters(ev: Evidence) -> str | None:
+    """A font of Greek letters or symbols that gives its glyphs no Unicode of their own yields the Latin letters and
+    digits of their codes ('a' for α, '1' for +): the cell's text is not what the page prints."""
+    for p in ev.grid.placed:
+        for word in p.words:
+            fonts = [
+                c.font for c in word.chars if _SYMBOL_FONT.search(c.font) and c.text.isascii() and c.text.isalnum()
+            ]
+            if fonts:
+                return (
+                    f"'{word.text}' is set in {fonts[0]} but reads as Latin letters or digits: Greek or symbols lost?"
+                )
+    return None
+
+
 SIGNALS: dict[str, tuple[float, Signal]] = {
     "rows of lines": (0.5, rows_of_lines),
     "continuing row": (0.7, continuing_row),
@@ -367,10 +483,14 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "header line repeated": (0.75, header_line_repeated),
     "numbers in header": (0.6, numbers_in_header),
     "two numbers": (0.7, two_numbers),
+    "unmarked header": (0.7, unmarked_header),
+    "symbol in number": (0.7, symbol_in_number),
+    "note as row": (0.75, note_as_row),
     "cut at foot": (0.75, cut_at_foot),
     "no caption at head": (0.7, no_caption_at_head),
+    "symbol font letters": (0.75, symbol_font_letters),
+    "goes on below": (0.75, goes_on_below),
     "header in caption": (0.6, header_in_caption),
-    "lone digit": (0.7, lone_digit),
     "front matter": (0.4, front_matter),
     "text left in frame": (0.75, text_left_in_frame),
 }

@@ -32,6 +32,45 @@ class Placed:
     row_span: int = 1
 
 
+HANGING_INDENT = (0.4, 4.0)  # em: how much further right than its cell's first line a continued line starts
+
+
+def left_edges(placed: list[Placed], header_rows: int) -> dict[int, float]:
+    """Each left-aligned column's edge: the start most of its body cells share, to a point (where a cell's first
+    line starts); columns whose cells start anywhere (centred, set right) have none."""
+    lines: dict[int, list[tuple[float, float]]] = {}
+    for p in placed:
+        if p.row >= header_rows and p.col_span == 1:
+            top = min(w.top for w in p.words)
+            first = [w for w in p.words if w.top - top < 1.0]
+            lines.setdefault(p.col, []).append((min(w.x0 for w in first), max(w.x1 for w in first)))
+    edges = {}
+    for col, spans in lines.items():
+        xs = [x0 for x0, _ in spans]
+        edge = max(xs, key=lambda x: sum(abs(x - y) <= 1.0 for y in xs))
+        if sum(abs(x - edge) <= 1.0 for x in xs) * 2 >= len(xs) and not _set_by_centre_or_end(spans):
+            edges[col] = edge
+    return edges
+
+
+def _set_by_centre_or_end(spans: list[tuple[float, float]]) -> bool:
+    """Lines of unequal width sharing their centre or their end: a centred or right-set column, whose
+    shorter cells start further right with no indent meant (a column of repeated names shares its starts too)."""
+    starts = [x0 for x0, _ in spans]
+    if max(starts) - min(starts) <= 1.0:
+        return False
+    centres = [(x0 + x1) / 2 for x0, x1 in spans]
+    ends = [x1 for _, x1 in spans]
+    return max(centres) - min(centres) <= 1.0 or max(ends) - min(ends) <= 1.0
+
+
+def indent_from_edge(p: Placed, edges: dict[int, float]) -> float | None:
+    """How far right of its column's left edge the cell starts, in em; None in a column without one."""
+    if p.col not in edges:
+        return None
+    return (min(w.x0 for w in p.words) - edges[p.col]) / max(w.size for w in p.words)
+
+
 def find_columns(
     body: list[Row],
     vrules: list[Rule],

@@ -3,9 +3,26 @@ name each cell: col_path from the header rows above it, row_path from its row gr
 
 from __future__ import annotations
 
+import re
+
 from pipeline.extract.grid.columns import Column, Placed
 from pipeline.extract.page.words import join_words
 from pipeline.extract.reading.graphics import Rule
+
+BARE_SPREAD = re.compile(r"^[±∓]\s*(?:\d[\d.,]*\s*[^\s\d]{0,3}|SD|SE|SEM|CI)$")  # '±2%', '±0.04 ns', '± SD'
+
+
+def spread_rows(placed: list[Placed], header_rows: int) -> int:
+    """A row under the column labels printing only bare spreads ('±2%', '± SD': the precision of every value
+    under them, no value of its own) with an empty stub qualifies the columns: it closes the header. Returns
+    the number of header rows with such rows taken in."""
+    if not header_rows:
+        return header_rows
+    while True:
+        cells = [p for p in placed if p.row == header_rows]
+        if not cells or any(p.col == 0 or not BARE_SPREAD.match(join_words(p.words)) for p in cells):
+            return header_rows
+        header_rows += 1
 
 
 def widen_spanning_headers(

@@ -8,6 +8,7 @@ from itertools import pairwise
 
 from pipeline.extract.grid.columns import Placed
 from pipeline.extract.grid.structure import Grid
+from pipeline.extract.grid.style import is_bold, is_italic
 from pipeline.extract.page.words import Line, Word, join_words
 from pipeline.extract.reading.graphics import Rule
 from pipeline.numbers import looks_numeric
@@ -136,5 +137,20 @@ def _compact(placed: list[Placed]) -> Grid | None:
         if len(texts) >= 2 and sum(_is_value(t) for t in texts) * 2 >= len(texts):
             break
         header += 1
-    header = 1 if header >= n_rows else min(header, 4)  # no row of numbers: only the first row is a header
+    header = 1 if header >= n_rows else _in_header_type(placed, min(header, 4))  # no values: the first row
     return Grid(placed, n_rows, n_cols, header)
+
+
+def _in_header_type(placed: list[Placed], header: int) -> int:
+    """In a full grid every row is ruled, so where the labels end shows in their type: a first row set in a type
+    of its own (bold) ends the header at the first row set in the type of the rows under it (a text row of data
+    does not read as header for lack of numbers)."""
+    styles = [_row_style(placed, r) for r in range(header + 1)]
+    return next((r for r in range(1, header) if styles[r] != styles[0] and styles[r] == styles[header]), header)
+
+
+def _row_style(placed: list[Placed], r: int) -> tuple[bool, bool]:
+    cells = [p.words for p in placed if p.row == r]
+    bold = sum(is_bold(words) for words in cells)
+    italic = sum(is_italic(words) for words in cells)
+    return 2 * bold > len(cells), 2 * italic > len(cells)

@@ -120,6 +120,8 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
         if under and _over_header_level(rule, under, x0, width):
             continue
         if above and below:
+            if len(above) > 1 and all(_like_body(row, below) for row in above):
+                return 0  # a band of data rows over the first rule: the header is not printed here (lost, continued)
             if len(above) <= max(4, len(rows) // 3) or _label_lines(above, below):
                 return _labels_before_data(above)
             break
@@ -127,6 +129,24 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
         if numeric_share(row) >= 0.5 and len(row.segments) >= 2:
             return i
     return 1 if len(rows) > 2 else 0
+
+
+def _like_body(row: Row, body: list[Row]) -> bool:
+    """A row that prints values where the body's first row does, each of the same shape ('0.81' over '0.77',
+    '1,204' over '980'), in as many cells: a data row. Column labels are words, or numbers of another shape
+    (years over decimals)."""
+    first = body[0]
+    if len(row.segments) != len(first.segments) or numeric_share(first) < 0.5:
+        return False
+    return all(value_shape(a.text) == value_shape(b.text) for a, b in zip(row.segments, first.segments, strict=True))
+
+
+def value_shape(text: str) -> str:
+    """A cell's kind: words, or a number by its decimals and its percent sign."""
+    if not is_numeric(text):
+        return "text"
+    decimals = re.search(r"\.(\d+)\D*$", text)
+    return f"number.{len(decimals.group(1)) if decimals else 0}{'%' if '%' in text else ''}"
 
 
 def _label_lines(above: list[Row], below: list[Row]) -> bool:

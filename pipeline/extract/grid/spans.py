@@ -6,11 +6,11 @@ from __future__ import annotations
 from itertools import pairwise
 from statistics import median
 
-from pipeline.extract.grid.columns import Column, Placed, place_segment
+from pipeline.extract.grid.columns import HANGING_INDENT, Column, Placed, indent_from_edge, left_edges, place_segment
 from pipeline.extract.grid.rows import Row
 from pipeline.extract.page.words import Line, Word, join_words
 from pipeline.extract.reading.graphics import Rule
-from pipeline.numbers import is_numeric
+from pipeline.numbers import is_numeric, looks_numeric
 
 
 def row_baselines(rows: list[Row]) -> list[float]:
@@ -186,6 +186,8 @@ def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_ro
     if lo in busy or hi in busy:
         p.row, p.row_span = nearest, 1
         return
+    if p.col > 0:  # a value centred on a wrapped label spans the label's lines, not the next label's
+        busy |= _label_lines(cells, header_rows)
     while lo - 1 >= lo_limit and lo - 1 not in busy:
         lo -= 1
     while hi + 1 <= hi_limit and hi + 1 not in busy:
@@ -195,6 +197,13 @@ def _land(p: Placed, y: float, cells: list[Placed], base: list[float], header_ro
     if not fenced or on_edge_row:  # a label set on the block's first or last line names that line
         lo, hi = _centre_block(lo, hi, y, base)
     p.row, p.row_span = lo, hi - lo + 1
+
+
+def _label_lines(cells: list[Placed], header_rows: int) -> set[int]:
+    """Body lines holding words in the stub alone: lines of wrapped labels (each beside its own value or going on
+    from the line above), never rows for a value beside another label to span."""
+    beside = {r for q in cells if q.col > 0 for r in range(q.row, q.row + q.row_span)}
+    return {q.row for q in cells if q.col == 0 and q.row >= header_rows and q.row_span == 1 and q.row not in beside}
 
 
 def _centre_block(lo: int, hi: int, y: float, base: list[float]) -> tuple[int, int]:
@@ -223,6 +232,28 @@ def _top_aligned(cells: list[Placed], busy: set[int], header_rows: int, n_rows: 
     )
 
 
+def _goes_on_hanging(cells: list[Placed], header_rows: int) -> set[int]:
+    """Rows whose cell beside the stub, words set at its left-aligned column's edge, goes on onto the next line
+    with a hanging indent: the stub stands on its row's first line (the lines under it are that row's), not
+    centred on a block. Numbers are left out: set right, they start where their width puts them."""
+    edges = left_edges(cells, header_rows)
+    by_pos = {
+        (p.row, p.col): p
+        for p in cells
+        if p.row >= header_rows and p.col > 0 and p.col_span == 1 and not looks_numeric(join_words(p.words))
+    }
+    lo, hi = HANGING_INDENT
+    found = set()
+    for (r, c), p in by_pos.items():
+        here, below = (
+            indent_from_edge(p, edges),
+            (indent_from_edge(by_pos[r + 1, c], edges) if (r + 1, c) in by_pos else None),
+        )
+        if here is not None and below is not None and abs(here) < lo and lo <= below <= hi:
+            found.add(r)
+    return found
+
+
 def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fences: list[float]) -> list[Placed]:
     """Stub labels with empty stubs right above and below them, landed on the block they sit centred on;
     not where the column sets its labels on their block's first line, nor where the next column is as
@@ -232,6 +263,7 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fen
         return []
     beside = {p.row for p in cells if p.col == 1 and p.row_span == 1}
     busy_beside = _occupied(cells, 1)
+    goes_on = _goes_on_hanging(cells, header_rows)
     lifted = [
         p
         for p in cells
@@ -242,6 +274,7 @@ def _centred_stubs(cells: list[Placed], base: list[float], header_rows: int, fen
         and p.row - 1 not in busy
         and p.row + 1 not in busy
         and not (p.row in beside and p.row - 1 not in busy_beside and p.row + 1 not in busy_beside)
+        and p.row not in goes_on
     ]
     for p in lifted:
         cells.remove(p)

@@ -15,12 +15,20 @@ from pipeline.extract.grid.columns import (
     orphan_columns,
     place_segment,
 )
-from pipeline.extract.grid.headers import span_lone_headers, widen_spanning_headers
+from pipeline.extract.grid.headers import span_lone_headers, spread_rows, widen_spanning_headers
 from pipeline.extract.grid.rows import Row, build_rows, count_header_rows, segment_is_numeric
 from pipeline.extract.grid.spans import settle_row_spans
 from pipeline.extract.grid.stacked import panel_blocks
 from pipeline.extract.grid.straddle import straddling_segments
-from pipeline.extract.grid.wrapping import join_header_lines, join_open_brackets, merge_body_lines, numeric_columns
+from pipeline.extract.grid.wrapping import (
+    close_open_labels,
+    fold_wrapped_lines,
+    join_bottom_set_labels,
+    join_header_lines,
+    join_open_brackets,
+    merge_body_lines,
+    numeric_columns,
+)
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.reading.graphics import Rule
 from pipeline.extract.settings import ExtractionSettings
@@ -89,19 +97,24 @@ def build_grid(
     placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
-    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns))
+    header_rows, rows = join_bottom_set_labels(placed, rows, header_rows, hrules)
+    close_open_labels(placed, header_rows)
+    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
     joined = False
     if captioned:
         placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
         notes += band_notes
     if joined:
         group_rows = set()
+    elif not numeric_columns(placed, header_rows, len(columns)):
+        rows = fold_wrapped_lines(placed, rows, header_rows)  # a table of words: its wrapped lines are no rows
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])
     placed = _merge_collisions(placed)
     if span_lone_headers(placed, header_rows, rules):
         notes.append("a header label beside the short rule between header rows spans them")
+    header_rows = spread_rows(placed, header_rows)
     n_rows = 1 + max(p.row + p.row_span - 1 for p in placed)
     return Grid(placed, n_rows, len(columns), header_rows, group_rows, notes)
 

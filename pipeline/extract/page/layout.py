@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -73,7 +74,7 @@ def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayo
     long_lines = [ln for ln in lines if ln.x1 - ln.x0 > 0.2 * content.width] or lines
     text_x0 = min((ln.x0 for ln in long_lines), default=0.0)
     text_x1 = max((ln.x1 for ln in long_lines), default=content.width)
-    body_top, body_bottom = body_bounds(content)
+    body_top, body_bottom = body_bounds(content, lines)
     column_lines = cut_at_gutters(lines, gutters)
     bands = find_bands(column_lines, body_size)
     return PageLayout(
@@ -91,13 +92,43 @@ def arrange_page(content: PageContent, settings: ExtractionSettings) -> PageLayo
     )
 
 
-def body_bounds(content: PageContent) -> tuple[float, float]:
-    """The band between the running head (and its rule) and the page number."""
+def body_bounds(content: PageContent, lines: Sequence[Line] = ()) -> tuple[float, float]:
+    """The band between the running head (and its rule) and the page number. A rule that vertical rules hang
+    from or cross, or one that tops a ruled row of the page's ``lines``, is a framed table's top set high on the
+    page, not the rule under a running head; without ``lines`` (a screen before the text is read) only the
+    vertical rules tell."""
     top, bottom = 0.055 * content.height, 0.95 * content.height
-    head_rules = [r for r in content.drawing.hrules if r.y < 0.09 * content.height and r.length > 0.3 * content.width]
+    rules = content.drawing.hrules
+    vertical = [r for r in content.drawing.rules if not r.horizontal]
+    head_rules = [
+        r
+        for r in rules
+        if r.y < 0.09 * content.height
+        and r.length > 0.3 * content.width
+        and not any(r.x0 - 1 <= v.x <= r.x1 + 1 and v.top - 1.5 <= r.y <= v.bottom + 1.5 for v in vertical)
+        and not _tops_ruled_row(r, rules, lines)
+    ]
     if head_rules:
         top = max(top, min(r.bottom for r in head_rules) + 0.5)
     return top, bottom
+
+
+def _tops_ruled_row(rule: Rule, rules: list[Rule], lines: Sequence[Line]) -> bool:
+    """The rule is a table's top edge, not a running head's: the line right under it is closed by another rule
+    of the same extent (a ruled table set at the top of the page, its caption below it)."""
+    under = [ln for ln in lines if rule.y - 1 <= ln.top <= rule.y + ln.size and rule.x0 - 2 <= ln.x0 <= rule.x1]
+    if not under:
+        return False
+    line = min(under, key=lambda ln: ln.top)
+    if any(rule.y < other.y < line.top for other in rules):
+        return False  # another rule comes first: the table's own top rule under the head's
+    return any(
+        other is not rule
+        and abs(other.x0 - rule.x0) < 3
+        and abs(other.x1 - rule.x1) < 3
+        and line.bottom - 1 <= other.y <= line.bottom + line.size
+        for other in rules
+    )
 
 
 def is_prose(line: Line, span_width: float, body_size: float) -> bool:
