@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pdfplumber
 
 from pipeline.extract.document.tables import extract_tables
+from pipeline.extract.reading.chars import Char
 from pipeline.fixtures import PaperTruth
 from pipeline.model import Table, TablesFile
 from pipeline.numbers import normalise
@@ -54,9 +55,9 @@ def spans(table: Table) -> list[tuple[int, int, int, int]]:
 
 
 def render_and_extract(
-    folder: Path, renderers: dict[str, Callable[[Path], PaperTruth]]
+    folder: Path, renderers: Mapping[str, Callable[[Path], PaperTruth]]
 ) -> dict[str, tuple[Path, PaperTruth, TablesFile]]:
-    """Each generated paper written into ``folder``, with its truth and what the extractor reads from it."""
+    """Each generated paper written into ``folder``, with its truth and the tables extracted from it."""
     out = {}
     for name, render in renderers.items():
         pdf = folder / f"{name}.pdf"
@@ -73,3 +74,15 @@ def assert_read_as_printed(paper: PaperTruth, found: TablesFile, min_confidence:
         assert table.header_rows == truth.header_rows
         assert table.caption == truth.caption
         assert table.confidence >= min_confidence
+
+
+def typed_chars(text: str, x0: float, baseline: float, size: float = 10.0) -> list[Char]:
+    """The glyphs of ``text`` set from ``x0`` on ``baseline`` in a monospaced face half an em wide."""
+    chars, x = [], x0
+    for ch in text:
+        if ch != " ":
+            chars.append(
+                Char(ch, x, x + 0.5 * size, baseline - 0.8 * size, baseline + 0.2 * size, baseline, size, "Times")
+            )
+        x += 0.5 * size
+    return chars

@@ -3,28 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from extraction_checks import typed_chars
 
 from pipeline.extract.page.words import Line, build_words, group_lines
-from pipeline.extract.reading.chars import Char
 from pipeline.extract.reading.graphics import Rule
 from pipeline.extract.regions.captions import caption_label, find_captions, is_figure_caption
 from pipeline.extract.regions.grow import Region
 from pipeline.extract.regions.sides import settle_page
 
 
-def _line(text: str, x0: float, baseline: float, size: float = 10.0) -> list[Char]:
-    chars, x = [], x0
-    for ch in text:
-        if ch != " ":
-            chars.append(
-                Char(ch, x, x + 0.5 * size, baseline - 0.8 * size, baseline + 0.2 * size, baseline, size, "Times")
-            )
-        x += 0.5 * size
-    return chars
-
-
 def _lines(*rows: tuple[str, float, float]) -> list[Line]:
-    chars = [c for text, x0, baseline in rows for c in _line(text, x0, baseline)]
+    chars = [c for text, x0, baseline in rows for c in typed_chars(text, x0, baseline)]
     return group_lines(build_words(chars, 0.12))
 
 

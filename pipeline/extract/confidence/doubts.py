@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
+from statistics import median
 
 from pipeline.extract.confidence.score import doubt
 from pipeline.extract.grid.columns import Placed
@@ -106,13 +107,17 @@ def _column_spans(grid: Grid) -> dict[int, tuple[float, float]]:
 def _listed(lines: list[list[Word]], width: float) -> bool:
     """Most of a cell's line ends are on purpose: the next line's first word would have fitted after the line, or
     the line and the next print only numbers (values do not wrap like a sentence); a cell that breaks a word over
-    two lines (a hyphen, then lower case) is wrapped text, not a list."""
+    two lines (a hyphen, then lower case) is wrapped text, not a list; a line ending open (on a joining word such
+    as 'and', 'of') goes on into the next whatever its length."""
     pairs = list(pairwise(lines))
     if any(_text(line).endswith("-") and _text(nxt)[:1].islower() for line, nxt in pairs):
         return False
     ends = [
-        line[-1].x1 - line[0].x0 + SPACE * nxt[0].size + (nxt[0].x1 - nxt[0].x0) <= width
-        or all(parse_number(w.text) is not None for w in [*line, nxt[0]])
+        not label_ends_open(_text(line))
+        and (
+            line[-1].x1 - line[0].x0 + SPACE * nxt[0].size + (nxt[0].x1 - nxt[0].x0) <= width
+            or all(parse_number(w.text) is not None for w in [*line, nxt[0]])
+        )
         for line, nxt in pairs
     ]
     return len(lines) >= MANY_LINES and sum(ends) >= ITEM_SHARE * len(ends)
@@ -166,7 +171,8 @@ def stub_new_line(ev: Evidence) -> str | None:
     could end a label (no hyphen, open bracket or joining word at its end), and either it is the last line while the
     row's values sit on one line, or its first word would have fitted at the end of the line above (a cell wraps
     only where the next word does not fit; the first column is at least as wide as its widest line), the label may
-    be two rows: a label row and the row it was joined to."""
+    be two rows: a label row and the row it was joined to. Not where the values sit between two of its lines
+    (centred on the label, they name all of it)."""
     body = [p for p in ev.grid.placed if p.row >= ev.grid.header_rows]
     reach = max((w.x1 for p in body if p.col == 0 and p.col_span == 1 for w in p.words), default=0.0)
     for p in body:
@@ -174,6 +180,8 @@ def stub_new_line(ev: Evidence) -> str | None:
             continue
         lines = _lines(p.words)
         values = [q for q in ev.grid.placed if q.row == p.row and q.col >= max(ev.stubs, 1)]
+        if values and _between_lines(values, lines):
+            continue
         flat = bool(values) and all(len(_lines(q.words)) == 1 for q in values)
         for k, (upper, lower) in enumerate(pairwise(lines), start=1):
             if not _text(lower)[:1].isupper() or label_ends_open(_text(upper)):
@@ -197,6 +205,17 @@ def _set_close(lines: list[list[Word]], label: Placed, grid: Grid) -> bool:
     step = lines[-1][0].baseline - lines[-2][0].baseline
     size = max(w.size for w in lines[-1])
     return LINE_PITCH * size <= step < TWO_PITCHES * (min(below) - lines[-1][0].baseline)
+
+
+def _between_lines(values: list[Placed], lines: list[list[Word]]) -> bool:
+    """Every value set between two of the label's lines, on none of them."""
+    baselines = [median(w.baseline for w in line) for line in lines]
+    for q in values:
+        y = median(w.baseline for w in q.words)
+        size = max(w.size for w in q.words)
+        if not baselines[0] < y < baselines[-1] or any(abs(y - b) <= LINE_TOLERANCE * size for b in baselines):
+            return False
+    return True
 
 
 def numbers_in_header(ev: Evidence) -> str | None:

@@ -4,9 +4,14 @@ first part (a repeated header dropped), and every cell keeps the page and box it
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from pipeline.model import BBox, Cell, Table
 from pipeline.numbers import is_numeric
+
+_MARKER = re.compile(  # "Continued", "(continued)", "Cont'd.", "Continued from previous page"
+    r"^\(?(?:continued|cont(?:'d|\.|d\.?)?)(?:\s+from\s+(?:the\s+)?previous\s+page)?[.:]?\)?$", re.IGNORECASE
+)
 
 
 def merge_continuations(tables: list[Table]) -> list[Table]:
@@ -29,10 +34,23 @@ def merge_continuations(tables: list[Table]) -> list[Table]:
 
 
 def _continues(first: Table, page: int, part: Table) -> bool:
+    """A part on the next page with the first part's label; or one with none and as many columns that opens
+    with a "Continued" line, with the first part's header again, or with no header."""
     if part.page != page + 1 or first.label is None or part.panel or first.panel:
         return False
-    repeated = part.header_rows == 0 or _header(part) == _header(first)
-    return part.label == first.label or (part.label is None and part.n_cols == first.n_cols and repeated)
+    if part.label is not None or part.n_cols != first.n_cols:
+        return part.label == first.label
+    return bool(_marker_rows(part)) or part.header_rows == 0 or _header(part) == _header(first)
+
+
+def _marker_rows(part: Table) -> int:
+    """Rows at the head of a part that only say it goes on from the page before ("Continued", "(continued)"):
+    a line of the page's typesetting, neither its header nor its body."""
+    rows = part.grid()
+    n = 0
+    while n < min(2, len(rows)) and _MARKER.match(" ".join(t for t in rows[n] if t).strip()):
+        n += 1
+    return n
 
 
 def _ends_under_caption(first: Table, page: int, part: Table) -> bool:
@@ -56,9 +74,8 @@ def _append(first: Table, part: Table) -> None:
     """Body rows of ``part`` under those of ``first``; columns printed without their header take the first
     part's column paths. A part whose "header" holds values and differs from the first part's header
     is a part with no header at all: its first rows are body rows."""
-    skip = part.header_rows
-    if skip and _header(part) != _header(first) and any(is_numeric(c.text) for c in part.cells if c.row < skip):
-        skip = 0
+    marker = _marker_rows(part)
+    skip = marker + _printed_header(first, part, marker)
     offset = first.n_rows - skip
     paths = {c.col: c.col_path for c in first.cells if c.col_path}
     shift = _column_shift(first, part)
@@ -84,9 +101,21 @@ def _append(first: Table, part: Table) -> None:
     first.n_cols = max(first.n_cols, part.n_cols)
     first.continued_pages.append(part.page)
     first.notes.append(f"continued on page {part.page}")
-    if not skip and first.header_rows:
+    if skip == marker and first.header_rows:
         first.headless_pages.append(part.page)
         first.notes.append(f"page {part.page} prints no header: its columns take the header of page {first.page}")
+
+
+def _printed_header(first: Table, part: Table, marker: int) -> int:
+    """How many rows under its ``marker`` rows a part prints as its header: the first part's header repeated
+    (whether or not the part's grid read it as header), or its own header rows. A "header" that holds values
+    and differs from the first part's header is no header at all: the part's first rows are body rows."""
+    header = _header(first)
+    if header and part.grid()[marker : marker + len(header)] == header:
+        return len(header)
+    own = max(part.header_rows - marker, 0)
+    values = any(is_numeric(c.text) for c in part.cells if marker <= c.row < marker + own)
+    return 0 if own and values else own
 
 
 def _column_shift(first: Table, part: Table) -> int:

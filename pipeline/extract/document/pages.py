@@ -66,4 +66,5 @@ class DocumentPages:
         layout = self._read(index)
         if layout is None:
             return None
-        return Page(index, layout, find_captions(layout.column_lines, layout.hrules, layout.body_size))
+        captions = find_captions(layout.column_lines, layout.hrules, layout.body_size, layout.extra_leading)
+        return Page(index, layout, captions)

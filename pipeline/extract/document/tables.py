@@ -14,6 +14,7 @@ from pipeline.extract.confidence.score import FIGURE_LIKE_CONFIDENCE, doubt
 from pipeline.extract.document.assemble import to_table
 from pipeline.extract.document.continued import merge_continuations
 from pipeline.extract.document.pages import DocumentPages, Page
+from pipeline.extract.document.titles import take_titles
 from pipeline.extract.grid.lattice import is_lattice, lattice_grid
 from pipeline.extract.grid.structure import Grid, build_grid
 from pipeline.extract.page.layout import PageLayout, arrange_page
@@ -121,6 +122,7 @@ def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) ->
     preferred = iter(choose_sides(numbered))
     tables: list[Table] = []
     figures: list[Figure] = []
+    titles: list[tuple[int, Caption]] = []  # (page, caption): captions under which no table was read
     for i in steps(pages.indexes, len(pages.indexes), "tables by page"):
         page = pages.get(i)
         mine = scores.get(i, [])
@@ -135,8 +137,9 @@ def find_tables(pages: DocumentPages, sha: str, settings: ExtractionSettings) ->
                     placed.append((table, panel))
         for table, unplaced in unplaced_labels(page.captions, placed):
             apply_doubts(table, [unplaced])
+        titles += [(i + 1, c) for c in page.captions if c.label not in {t.label for t, _ in placed}]
         pages.release(i)
-    return tables, figures
+    return take_titles(tables, titles), figures
 
 
 def _doubted(table: Table, layout: PageLayout, region: Region) -> Table:

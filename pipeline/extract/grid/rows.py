@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import pairwise
+from statistics import median
 
 from pipeline.extract.page.words import Line, Word, group_lines, split_line
 from pipeline.extract.reading.graphics import Rule
@@ -128,7 +129,30 @@ def count_header_rows(rows: list[Row], rules: list[Rule], x0: float, x1: float) 
     for i, row in enumerate(rows[:6]):
         if numeric_share(row) >= 0.5 and len(row.segments) >= 2:
             return i
-    return 1 if len(rows) > 2 else 0
+    return 1 + _wrapped_labels_under(rows) if len(rows) > 2 else 0
+
+
+WRAPPED_HEADER_LINES = 3  # at most this many lines under a ruleless header's first line continue its labels
+
+
+def _wrapped_labels_under(rows: list[Row]) -> int:
+    """Lines under the first that go on with its labels where no rule marks the header: each set at the line pitch
+    under a label of the first line, with fewer labels than it and no number, a wider gap after the last of them
+    (a table whose rows stand a gap apart, a cell's lines closer)."""
+    base = [median(w.baseline for w in r.words) for r in rows]
+    steps = [b - a for a, b in pairwise(base)]
+    pitch = min(steps, default=0.0)
+    if pitch <= 0:
+        return 0
+    first = rows[0].segments
+    n = 0
+    while n < min(WRAPPED_HEADER_LINES, len(steps) - 1) and steps[n] <= 1.15 * pitch:
+        row = rows[n + 1]
+        under = all(any(s.x0 < f.x1 and f.x0 < s.x1 for f in first) for s in row.segments)
+        if not under or len(row.segments) >= len(first) or any(segment_is_numeric(s) for s in row.segments):
+            return 0
+        n += 1
+    return n if n and steps[n] >= 1.25 * pitch else 0
 
 
 def _like_body(row: Row, body: list[Row]) -> bool:

@@ -54,15 +54,20 @@ def settle_row_spans(
     columns: list[Column],
     hrules: list[Rule],
     notes: list[str],
+    labels: list[tuple[Placed, float]] | None = None,
 ) -> tuple[list[Placed], list[Row], int]:
     """Move labels of between-rows, rotated labels, stubs wrapped over their ruled block and centred stubs onto
-    the block of rows they name; a horizontal rule across the label's column bounds the block.
+    the block of rows they name; a horizontal rule across the label's column bounds the block. ``labels`` (with
+    their baselines), where the body's rows are already whole (centred rows): the labels to land, and no body row
+    between rows.
 
     Returns the new cells, the rows that remain, and the new number of header rows; why, in ``notes``.
     """
     floating_rows = between_rows(rows, placed, header_rows)
+    if labels is not None:
+        floating_rows = {i for i in floating_rows if i < header_rows}
     base = row_baselines(rows)
-    floating = _join_wrapped([(p, base[p.row]) for p in placed if p.row in floating_rows])
+    floating = _join_wrapped([*(labels or []), *((p, base[p.row]) for p in placed if p.row in floating_rows)])
     for word in rotated:
         for col, span, words in place_segment(Line([word]), columns):
             floating.append((Placed(-1, col, words, col_span=span), word.middle))

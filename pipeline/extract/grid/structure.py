@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from pipeline.extract.grid.bands import join_ruled_bands
+from pipeline.extract.grid.centred import join_centred_rows
 from pipeline.extract.grid.columns import (
     Column,
     Placed,
@@ -94,20 +95,27 @@ def build_grid(
     )
     hrules = [r for r in rules if r.horizontal]
     notes: list[str] = []
-    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes)
+    centred = join_centred_rows(placed, rows, header_rows, hrules)
+    labels = None
+    if centred is not None:
+        placed, rows, header_rows, labels = centred.placed, centred.rows, centred.header_rows, centred.labels
+        notes += centred.notes
+    placed, rows, header_rows = settle_row_spans(placed, rows, header_rows, rotated, columns, hrules, notes, labels)
     header_rows, rows = join_header_lines(placed, rows, header_rows)
     header_rows, rows = join_open_brackets(placed, rows, header_rows)
     header_rows, rows = join_bottom_set_labels(placed, rows, header_rows, hrules)
     close_open_labels(placed, header_rows)
-    group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
-    joined = False
-    if captioned:
-        placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
-        notes += band_notes
-    if joined:
-        group_rows = set()
-    elif not numeric_columns(placed, header_rows, len(columns)):
-        rows = fold_wrapped_lines(placed, rows, header_rows)  # a table of words: its wrapped lines are no rows
+    group_rows: set[int] = set()
+    if labels is None:  # rows made whole by their centred cells hold no wrapped lines to fold or join
+        group_rows, rows = merge_body_lines(placed, rows, header_rows, len(columns), hrules)
+        joined = False
+        if captioned:
+            placed, joined, band_notes = join_ruled_bands(placed, header_rows, hrules, box)
+            notes += band_notes
+        if joined:
+            group_rows = set()
+        elif not numeric_columns(placed, header_rows, len(columns)):
+            rows = fold_wrapped_lines(placed, rows, header_rows)  # a table of words: its wrapped lines are no rows
     numeric = numeric_columns(placed, header_rows, len(columns))
     stubs = next((c for c in range(len(columns)) if c in numeric), 0)
     widen_spanning_headers(placed, header_rows, columns, rules, size, stubs, [r.x for r in vrules])

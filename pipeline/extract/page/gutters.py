@@ -15,7 +15,9 @@ def find_gutters(lines: list[Line], page_width: float) -> list[float]:
     Running text left of a gutter starts at the page's left text edge; a band whose left-hand stretches all
     start well inside the page parts a table's columns (the second one's long cells), not the page's.
     """
-    texts = [f for ln in lines for f in ln.pieces if f.x1 - f.x0 > 0.15 * page_width and len(f.words) >= 4]
+    texts = [
+        f for ln in lines for f in ln.pieces if f.x1 - f.x0 > 0.15 * page_width and len(f.words) >= 4 and _worded(f)
+    ]
     if len(texts) < 8:
         return []
     lo, hi = int(page_width * 0.2), int(page_width * 0.8)
@@ -35,6 +37,12 @@ def find_gutters(lines: list[Line], page_width: float) -> list[float]:
             start = None
     margin = min((ln.x0 for ln in lines if ln.x1 - ln.x0 > 0.2 * page_width), default=min(f.x0 for f in texts))
     return [g for g in gutters if _text_on_both_sides(texts, g, margin, page_width)]
+
+
+def _worded(piece: Line) -> bool:
+    """Running text is mostly letters (a row of a table of numbers, however long, is not)."""
+    text = piece.text.replace(" ", "")
+    return sum(ch.isalpha() for ch in text) >= 0.5 * len(text)
 
 
 def _text_on_both_sides(texts: list[Line], gutter: float, margin: float, page_width: float) -> bool:

@@ -103,44 +103,74 @@ def line_caption_label(line: Line, body_size: float | None = None) -> str | None
     return bare if bare is not None and _set_apart(line, bare, body_size) else None
 
 
-def find_captions(lines: list[Line], rules: Sequence[Rule] = (), body_size: float | None = None) -> list[Caption]:
-    """Caption starts among column lines (top to bottom), each with the lines that continue it
-    (up to a rule: the line after a table's top rule is the table's, however close)."""
+def find_captions(
+    lines: list[Line], rules: Sequence[Rule] = (), body_size: float | None = None, leading: float = 0.0
+) -> list[Caption]:
+    """Caption starts among column lines (top to bottom), each with the lines that continue it (up to a rule:
+    the line after a table's top rule is the table's, however close). ``leading``: the points a page sets
+    between its lines beyond single spacing (a double-spaced manuscript sets its captions so too). A label with
+    no punctuation after it and no style of its own starts a caption only over a table."""
     captions: list[Caption] = []
     used: set[int] = set()
     for i, line in enumerate(lines):
         if i in used:
             continue
-        label = line_caption_label(line, body_size)
-        numbered = label is None and line_caption_label(_past_line_number(line), body_size) is not None
+        label, plain = _label_of(line, body_size)
+        numbered = label is None and _label_of(_past_line_number(line), body_size)[0] is not None
         if numbered:  # a manuscript's line number before the caption, on a page with too few to be dropped
             line = _past_line_number(line)
-            label = line_caption_label(line, body_size)
-        if label is None or _mid_sentence(line, lines[:i]):
+            label, plain = _label_of(line, body_size)
+        if label is None or _mid_sentence(line, lines[:i], leading):
             continue
         line = split_line(line, 2.0)[0]  # a caption holds no wide gap: past one, another column's text
-        body = [line]
+        body, taken = [line], []
         bare = not re.sub(r"[\W_]", "", line.text.strip()[len(label) :])  # "Table 1." alone: its title follows
         for j in range(i + 1, len(lines)):
             nxt = _past_line_number(lines[j]) if numbered else lines[j]
             first = (body[1] if len(body) > 1 else nxt) if bare else line  # the title may be set in another size
             if j in used or not _continues_caption(body[-1], nxt, first):
                 continue
-            if nxt.top - body[-1].bottom > 0.9 * line.size or _rule_between(body[-1], nxt, rules):
+            if nxt.top - body[-1].bottom > 0.9 * line.size + leading or _rule_between(body[-1], nxt, rules):
                 break
             body.append(nxt)
-            used.add(j)
+            taken.append(j)
+        if plain and not _heads_table(body, lines, rules, leading):
+            continue
+        used.update(taken)
         text = " ".join(b.text for b in body)
         captions.append(Caption(label, text, body, continued=bool(_CONTINUED.search(text[:80]))))
     return captions
 
 
-def _mid_sentence(line: Line, before: list[Line]) -> bool:
+def _label_of(line: Line, body_size: float | None) -> tuple[str | None, bool]:
+    """The caption label ``line`` starts with, and whether it is plain: no punctuation after the number and no
+    style of its own ("Table 1 Results of ..." in the body's size and weight), which running text may print."""
+    label = line_caption_label(line, body_size)
+    if label is not None:
+        return label, False
+    plain = bare_caption_label(line.text)
+    return plain, plain is not None
+
+
+def _heads_table(body: list[Line], lines: list[Line], rules: Sequence[Rule], leading: float) -> bool:
+    """A table starts right under the caption: the nearest line or rule below it, within two lines' space, is a
+    rule as wide as a third of the caption or a line in cells (pieces apart). (Running text right under a table
+    may start with a label too: a plain label is read only as a caption over its table.)"""
+    bottom = body[-1].bottom
+    x0, x1 = min(b.x0 for b in body), max(b.x1 for b in body)
+    ids = {id(b) for b in body}
+    near = [(ln.top, len(ln.pieces) > 1) for ln in lines if id(ln) not in ids and ln.x1 > x0 and ln.x0 < x1]
+    near += [(r.y, True) for r in rules if r.horizontal and r.x1 > x0 and r.x0 < x1 and r.length >= (x1 - x0) / 3]
+    ahead = sorted((top, table) for top, table in near if -1 <= top - bottom <= 2 * body[0].size + leading)
+    return bool(ahead) and ahead[0][1]
+
+
+def _mid_sentence(line: Line, before: list[Line], leading: float = 0.0) -> bool:
     """A label that only wrapped to the start of a line of running text ("..., Table S9: Association of
-    ... groups, / Table S10: APOE ...", a list of supplementary files): the line right above is prose in
-    the same size and column whose sentence has not ended."""
+    ... groups, / Table S10: APOE ...", a list of supplementary files): the line right above (at the page's
+    line spacing) is prose in the same size and column whose sentence has not ended."""
     prev = next((ln for ln in reversed(before) if ln.bottom <= line.top + 1 and ln.x1 > line.x0), None)
-    if prev is None or line.top - prev.bottom > 0.6 * line.size or abs(prev.x0 - line.x0) > line.size:
+    if prev is None or line.top - prev.bottom > 0.6 * line.size + leading or abs(prev.x0 - line.x0) > line.size:
         return False
     prose = len(prev.words) >= 6 and len(prev.pieces) == 1
     same_size = abs(prev.size - line.size) <= 0.1 * line.size
