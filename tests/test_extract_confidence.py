@@ -3,13 +3,22 @@ its reason written on the table, and a clean look-alike of the same layout keeps
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from extraction_checks import DOUBT, SURE, doubts, only_table
-from papers.doubt_layouts import GRID_LAYOUTS, render_at_foot, render_grid_layout, render_uncaptioned
+from papers.doubt_layouts import (
+    GRID_LAYOUTS,
+    render_at_foot,
+    render_grid_layout,
+    render_header_under_caption,
+    render_lost_symbol,
+    render_uncaptioned,
+)
 from papers.extra_features import render_side_by_side
+from papers.non_tables import render_boxed_table
 
 import pipeline.extract.document.tables as document
 from pipeline.extract.confidence.doubts import SIGNALS, Evidence, goes_on_below, symbol_font_letters
@@ -90,6 +99,53 @@ def test_a_caption_beside_a_table_with_no_table_of_its_own_doubts_it(
     left = found["Table 5"]
     doubted = any("caption of Table 6" in n for n in doubts(left))
     assert doubted == lost and (left.confidence < DOUBT) == lost, (left.confidence, left.notes)
+
+
+@pytest.mark.parametrize("open_head", [True, False])
+def test_a_header_read_as_the_captions_last_line_is_doubted(open_head: bool, tmp_path: Path) -> None:
+    """A header line set with no rule over it, as close under the caption as the caption's lines, is read as one
+    more caption line; its words, parted by column gaps over the grid's columns, say it is no caption text."""
+    truth = render_header_under_caption(tmp_path / "head.pdf", open_head)
+    table = only_table(tmp_path / "head.pdf")
+    assert table.label == "Table 1"
+    if open_head:
+        assert table.confidence < DOUBT and any("set in pieces over the columns" in n for n in doubts(table))
+    else:
+        assert table.grid() == truth.tables[0].cells
+        assert table.confidence >= SURE and not doubts(table), table.notes
+
+
+@pytest.mark.parametrize("lost", [True, False])
+def test_a_symbol_read_as_a_digit_is_doubted(lost: bool, tmp_path: Path) -> None:
+    """'726±88' with its '±' from a symbol font the text layer reads as '6': a lone digit in a font of its own
+    inside a number says the cell is not what is printed; the same table with '±' in the text font is trusted."""
+    truth = render_lost_symbol(tmp_path / "symbol.pdf", lost)
+    table = only_table(tmp_path / "symbol.pdf")
+    if lost:
+        assert table.confidence < DOUBT and any("font of its own" in n for n in doubts(table)), table.notes
+    else:
+        assert table.grid() == truth.tables[0].cells
+        assert table.confidence >= SURE and not doubts(table), table.notes
+
+
+@pytest.mark.parametrize("cut", [True, False])
+def test_a_row_left_inside_the_tables_frame_is_doubted(
+    cut: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full-grid table whose region starts below its header row (as when a bold header is taken for a heading):
+    the column rules run on above the region over words no cell holds; the whole region has none left out."""
+    render_boxed_table(tmp_path / "grid.pdf", captioned=True)
+    read = document.table_from_region
+
+    def below_the_header(layout, region, *rest):  # type: ignore[no-untyped-def]
+        first = min(ln.bottom for ln in region.lines if ln.top > region.top - 1)
+        shrunk = dataclasses.replace(region, top=first + 1) if cut else region
+        return read(layout, shrunk, *rest)
+
+    monkeypatch.setattr(document, "table_from_region", below_the_header)
+    table = only_table(tmp_path / "grid.pdf")
+    doubted = any("column rules run on above it over 'Model Parameters" in n for n in doubts(table))
+    assert doubted == cut and (table.confidence < DOUBT) == cut, (table.confidence, table.notes)
 
 
 def _word_in(font: str, text: str, x0: float) -> Word:

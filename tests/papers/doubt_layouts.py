@@ -11,6 +11,7 @@ import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph as RLParagraph
 
@@ -22,12 +23,15 @@ from pipeline.fixtures.draw import TableFlowable
 from pipeline.fixtures.fonts import family
 from pipeline.fixtures.render import render_paper
 from pipeline.fixtures.spec import PaperTruth, TableSpec
+from pipeline.fixtures.table_layout import CAPTION_SIZE, LEADING, TextLine
 from pipeline.fixtures.truth import table_truth
 from pipeline.store import write_bytes
 
 FAM = family("times")
 BODY = ParagraphStyle("body", fontName=FAM.regular, fontSize=10, leading=12)
 MARGIN = 72.0
+PROTEINS = ("ECFP", "Cerulean", "mTurquoise", "mCerulean3")
+NARROW = 260.0  # a column as wide as a narrow table
 
 
 def _spec(label: str, rows: list[list[str]], **style: object) -> TableSpec:
@@ -98,11 +102,11 @@ def group_rows() -> TableSpec:
 
 
 def bands_of_rows() -> TableSpec:
-    """Ruled cells each holding several short items, one per line, in two columns alike: rows of their own or
-    one row of lists, the page cannot tell."""
-    item = "Severe stenosis. Mild LVH. Normal EF. Trace MR."
+    """Ruled cells each holding several short items, each line ended short of the column (the next item would
+    have fitted), in two columns alike: rows of their own or one row of lists, the page cannot tell."""
+    item = "Moderate LV dysfunction.\nLVEF 40%.\nMild MR.\nNormal RV."
     rows = [["Group", "Findings", "Diagnosis"], ["Normal ECG", item, item], ["Abnormal ECG", item, item]]
-    return _spec("Table 1", rows, rules="grid", wrap_widths=[(1, 70.0), (2, 70.0)])
+    return _spec("Table 1", rows, rules="grid", wrap_widths=[(1, 110.0), (2, 110.0)])
 
 
 def sub_labels_in_header() -> TableSpec:
@@ -166,6 +170,81 @@ def render_at_foot(path: Path, closed: bool) -> PaperTruth:
     canvas.save()
     write_bytes(path, out.getvalue())
     return PaperTruth("At the foot", 1, [table_truth(spec, [part], height)], [], [])
+
+
+class OpenHead(TableFlowable):
+    """A table printed with no rule over its header row, the header set as close under the caption as the
+    caption's own lines: a reader may take the header for the caption's last line."""
+
+    def draw(self) -> None:
+        assert self.layout is not None, "wrap() runs before draw()"
+        top = min(r.y0 for r in self.layout.rules)
+        self.layout.rules = [r for r in self.layout.rules if r.y0 > top + 0.5]
+        header = min(line.baseline for cell in self.layout.cells for line in cell.lines)
+        shift = header - max(line.baseline for line in self.layout.caption) - LEADING * CAPTION_SIZE
+        for line in self.layout.caption:
+            line.baseline += shift
+        super().draw()
+
+
+def render_header_under_caption(path: Path, open_head: bool) -> PaperTruth:
+    """Prose, then a narrow booktabs table under a caption as wide as itself, with its top rule (closed) or with
+    its header line set under the caption like one more line of it (open)."""
+    caption = (
+        "Ablations of the components of our method, each switched on or off alone; we report the accuracy and"
+        " the calibration error averaged over the fifteen corruptions of the benchmark."
+    )
+    runs = [["no", "no", "no", "55.5", "10.5"], ["yes", "no", "no", "44.9", "36.8"], ["no", "yes", "no", "63.4", "9.4"]]
+    runs += [["no", "no", "yes", "59.1", "12.7"], ["yes", "yes", "yes", "66.3", "3.2"]]
+    rows = [["Entropy", "Discrepancy", "Shifting", "Acc. (%)", "ECE (%)"], *runs]
+    spec = TableSpec(label="Table 1", caption=caption, rows=rows, stub_cols=0, align="ccccc", col_pad=3.0)
+    part = (OpenHead if open_head else TableFlowable)(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _under_prose(path, part, NARROW, "Header under caption")  # (the caption as wide as the table)
+
+
+def _under_prose(path: Path, part: TableFlowable, room: float, title: str) -> PaperTruth:
+    """A paragraph, then the table in ``room`` points of width."""
+    width, height = letter
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=letter, invariant=1)
+    top = height - MARGIN
+    for text in paragraphs(1, start=5):
+        para = RLParagraph(text, BODY)
+        _, h = para.wrap(width - 2 * MARGIN, height)
+        para.drawOn(canvas, MARGIN, top - h)
+        top -= h + 12
+    _, table_height = part.wrap(room, height - 2 * MARGIN)
+    part.drawOn(canvas, MARGIN, top - table_height)
+    canvas.showPage()
+    canvas.save()
+    write_bytes(path, out.getvalue())
+    return PaperTruth(title, 1, [table_truth(part.spec, [part], height)], [], [])
+
+
+class LostSymbol(TableFlowable):
+    """Each '±' printed from a symbol font that gives it no character of its own: the text layer reads the
+    digit '6' there, in a font of its own (as PDFs typeset with such fonts do)."""
+
+    def _text(self, line: TextLine) -> None:
+        if "±" not in line.text:
+            return super()._text(line)
+        x = line.x
+        before, after = line.text.split("±", 1)
+        for text, font in ((before, line.font), ("6", "Symbol"), (after, line.font)):
+            self.canv.setFont(font, line.size)
+            self.canv.drawString(x, self.height - line.baseline, text)
+            x += stringWidth(text, font, line.size)
+        return None
+
+
+def render_lost_symbol(path: Path, lost: bool) -> PaperTruth:
+    """Prose, then a table of means ± spread, each '±' printed in the text font (kept) or from a symbol font whose
+    glyph the text layer reads as a digit (lost)."""
+    rows = [["Protein", "Lifetime (ns)", "Half-life (s)"]]
+    rows += [[name, f"{3.1 + k / 10:.2f}", f"{640 + 37 * k}±{88 - 9 * k}"] for k, name in enumerate(PROTEINS)]
+    spec = TableSpec(label="Table 1", caption="Lifetimes of the variants, mean ± SD.", rows=rows, align="lrr")
+    part = (LostSymbol if lost else TableFlowable)(spec, FAM, list(range(spec.n_rows)), spec.full_caption, "single")
+    return _under_prose(path, part, letter[0] - 2 * MARGIN, "Lost symbol")
 
 
 def render_image_table(path: Path, dpi: int = 200) -> PaperTruth:

@@ -17,7 +17,7 @@ from pipeline.extract.grid.rows import value_shape
 from pipeline.extract.grid.structure import Grid
 from pipeline.extract.grid.style import is_bold, is_italic
 from pipeline.extract.grid.wrapping import LINE_PITCH, TWO_PITCHES, fits_after, label_ends_open
-from pipeline.extract.page.layout import PageLayout
+from pipeline.extract.page.layout import PageLayout, is_prose
 from pipeline.extract.page.words import Word, join_words
 from pipeline.extract.regions.captions import Caption
 from pipeline.extract.regions.grow import Region
@@ -27,8 +27,12 @@ from pipeline.numbers import looks_numeric, parse_number
 MORE_DOUBTS = 0.9  # each further kind of doubt beyond the strongest multiplies the confidence by this
 LINE_TOLERANCE = 0.5  # words whose baselines differ by under this share of their size sit on one line
 MANY_LINES = 3  # lines in a cell of several columns of one row for them to be rows
-LINE_COUNT_SLACK = 0.25  # line counts this close are "about the same" (a few items wrap)
-ITEM_SHARE = 0.5  # lines starting anew, among a multi-line row's later lines, for them to be rows
+ITEM_SHARE = 0.5  # line ends made on purpose, among a cell's line ends, for its lines to be items (rows)
+SPACE = 0.25  # a word space, as a share of the font size
+FRAME_SIDES = 2  # column rules that run on past the region's edge for it to be inside the table's frame
+TITLE_SIZE = 1.3  # a line in type this many times the body size, above all others on a first page, is its title
+CAPTION_PIECES = 3  # pieces of a caption line, over as many columns, for it to be a row of column labels
+WIDE_SPACE = 2.0  # a gap this many times a line's narrowest space parts two cells, not two words
 REPEATED_ENDS = 3  # header cells ending on one same line for it to be a row of its own
 GAP_UNDER = 0.5  # em: a line this close under the table's last line (top to bottom) is set at a cell's line pitch
 EDGE_SHARE = 0.8  # the foot of the text area lies in the page's bottom fifth, its head in the top fifth
@@ -71,26 +75,52 @@ def _text(line: list[Word]) -> str:
 
 
 def rows_of_lines(ev: Evidence) -> str | None:
-    """A cell wraps because its column is narrow, its later lines going on in lower case, and cells of one row wrap
-    to different lengths; when two or more columns of one row hold about the same number of lines (three or more)
-    and most of those lines start anew (a capital, a digit), they are rows that the row segmentation (rules,
-    bands) joined into one. A line after one ending on a joining word ('and', 'of') goes on with it, whatever its
-    first letter."""
+    """A cell wraps a line only where its next word would not fit in the column; a line ended short of that (the
+    next line's first word would have fitted after it) was ended on purpose, as an item of its own. When two or
+    more columns of one row hold the same number of lines (three or more), most of them ended on purpose, line
+    for line, they are rows that the row segmentation (rules, bands) joined into one; a column of wrapped
+    paragraphs beside one list of items, or two blocks of code or verse of their own lengths, are one row."""
     grid = ev.grid
+    widths = {c: x1 - x0 for c, (x0, x1) in _column_spans(grid).items()}
     for r in range(grid.header_rows, grid.n_rows):
-        cells = [_lines(p.words) for p in grid.placed if p.row == r and p.col >= 1]
-        counts = sorted(len(lines) for lines in cells)
-        alike = [(a, b) for a, b in pairwise(counts) if a >= MANY_LINES and b <= a * (1 + LINE_COUNT_SLACK)]
-        later = [
-            (_text(before), _text(line))
-            for lines in cells
-            if len(lines) >= MANY_LINES
-            for before, line in pairwise(lines)
-        ]
-        anew = sum((t[:1].isupper() or t[:1].isdigit()) and not label_ends_open(b) for b, t in later)
-        if alike and anew >= ITEM_SHARE * len(later):
-            return f"row {r + 1} holds {alike[0][0]} or more lines in each of several columns: rows of their own?"
+        cells = [(_lines(p.words), widths[p.col]) for p in grid.placed if p.row == r and p.col >= 1 and p.col_span == 1]
+        counts = sorted(len(lines) for lines, width in cells if _listed(lines, width))
+        alike = [a for a, b in pairwise(counts) if a >= MANY_LINES and a == b]
+        if alike:
+            return (
+                f"row {r + 1} holds {alike[0]} lines, each ended short, in each of several columns: rows of their own?"
+            )
     return None
+
+
+def _column_spans(grid: Grid) -> dict[int, tuple[float, float]]:
+    """The x-range each column's one-column cells fill: the room a line of a cell has before it must wrap."""
+    spans: dict[int, tuple[float, float]] = {}
+    for p in grid.placed:
+        if p.col_span == 1 and p.words:
+            x0, x1 = min(w.x0 for w in p.words), max(w.x1 for w in p.words)
+            old = spans.get(p.col, (x0, x1))
+            spans[p.col] = (min(old[0], x0), max(old[1], x1))
+    return spans
+
+
+def _listed(lines: list[list[Word]], width: float) -> bool:
+    """Most of a cell's line ends are on purpose: the next line's first word would have fitted after the line, or
+    the line and the next print only numbers (values do not wrap like a sentence); a cell that breaks a word over
+    two lines (a hyphen, then lower case) is wrapped text, not a list; a line ending open (on a joining word such
+    as 'and', 'of') goes on into the next whatever its length."""
+    pairs = list(pairwise(lines))
+    if any(_text(line).endswith("-") and _text(nxt)[:1].islower() for line, nxt in pairs):
+        return False
+    ends = [
+        not label_ends_open(_text(line))
+        and (
+            line[-1].x1 - line[0].x0 + SPACE * nxt[0].size + (nxt[0].x1 - nxt[0].x0) <= width
+            or all(parse_number(w.text) is not None for w in [*line, nxt[0]])
+        )
+        for line, nxt in pairs
+    ]
+    return len(lines) >= MANY_LINES and sum(ends) >= ITEM_SHARE * len(ends)
 
 
 def continuing_row(ev: Evidence) -> str | None:
@@ -346,6 +376,87 @@ def no_caption_at_head(ev: Evidence) -> str | None:
     return "no caption of its own, at the head of the page or column: it may continue a table cut before it"
 
 
+def header_in_caption(ev: Evidence) -> str | None:
+    """A caption is running text: the spaces of one of its lines are alike (justifying stretches them all). A
+    caption line (after its first) whose words are parted by two or more gaps over twice its narrowest space,
+    into three or more pieces each nearest a different column of the grid, is a row of column labels read as
+    the caption's last line: the table lost its header, and its first rows may be misread too."""
+    caption = ev.region.caption
+    if caption is None:
+        return None
+    centres = [(x0 + x1) / 2 for x0, x1 in _column_spans(ev.grid).values()]
+    for line in caption.lines[1:]:
+        gaps = line.gaps()
+        wide = [k for k, g in enumerate(gaps) if g >= WIDE_SPACE * min(gaps) and g >= 0.5 * line.size] if gaps else []
+        cuts = [0, *(k + 1 for k in wide), len(line.words)]
+        pieces = [line.words[a:b] for a, b in pairwise(cuts)]
+        nearest = {min(centres, key=lambda c: abs(c - (piece[0].x0 + piece[-1].x1) / 2)) for piece in pieces if centres}
+        if len(wide) >= CAPTION_PIECES - 1 and len(nearest) >= CAPTION_PIECES:
+            return f"the caption's line '{line.text[:40]}' is set in pieces over the columns: a header read as caption?"
+    return None
+
+
+def front_matter(ev: Evidence) -> str | None:
+    """On an article's first page, what lies under the title (the largest type) and above the first line of
+    running text is front matter: authors, affiliations, addresses, set in columns as often as not, each column
+    one author and each row one kind of line. A table without a caption there, with no column of numbers (a
+    table's values run down its columns; an address block's numbers run across), is front matter, not a table."""
+    region, layout, grid = ev.region, ev.layout, ev.grid
+    if layout.number != 1 or region.caption is not None:
+        return None
+    big = [ln for ln in layout.column_lines if ln.size >= TITLE_SIZE * layout.body_size and ln.bottom <= region.top]
+    if not big:
+        return None
+    title = max(big, key=lambda ln: ln.size)
+    width = region.x1 - region.x0
+    prose = [
+        ln
+        for ln in layout.column_lines
+        if title.bottom < ln.top and ln.bottom < region.bottom and is_prose(ln, width, layout.body_size)
+    ]
+    texts = grid.text_grid()[grid.header_rows :]
+    numeric = [
+        c
+        for c in range(grid.n_cols)
+        if 2 * sum(parse_number(row[c]) is not None for row in texts)
+        > max(sum(bool(row[c].strip()) for row in texts), 1)
+    ]
+    if prose or numeric:
+        return None
+    return f"under the title '{title.text[:30]}', above the running text, no column of numbers: front matter?"
+
+
+def _numeric_columns(grid: Grid) -> list[int]:
+    """Columns most of whose filled body cells are numbers."""
+    body = grid.text_grid()[grid.header_rows :]
+    columns = [[row[c] for row in body if row[c].strip()] for c in range(grid.n_cols)]
+    return [c for c, cells in enumerate(columns) if 2 * sum(parse_number(t) is not None for t in cells) > len(cells)]
+
+
+def text_left_in_frame(ev: Evidence) -> str | None:
+    """A ruled table's column rules (between its columns, not the sides of a box that may frame its title and
+    notes too) run from its first row to its last: where two or more of them run on past the top (or foot) of
+    the region read as the table, over words that no cell holds, those words are a row of the table (often its
+    header) left out of the grid."""
+    region, layout, grid = ev.region, ev.layout, ev.grid
+    placed = {id(w) for p in grid.placed for w in p.words}
+    caption = {id(w) for line in (region.caption.lines if region.caption else []) for w in line.words}
+    inside = (region.x0 + layout.body_size, region.x1 - layout.body_size)  # (a box's sides may frame notes too)
+    upright = [r for r in layout.content.drawing.rules if not r.horizontal and inside[0] < r.x < inside[1]]
+    for above in (True, False):
+        edge = region.top if above else region.bottom
+        sides = [r for r in upright if (r.top < edge - 2 <= r.bottom if above else r.top <= edge + 2 < r.bottom)]
+        if len(sides) < FRAME_SIDES:
+            continue
+        reach = min(r.top for r in sides) if above else max(r.bottom for r in sides)
+        band = (region.x0, reach, region.x1, edge) if above else (region.x0, edge, region.x1, reach)
+        left = [w for w in layout.words_in(*band) if id(w) not in placed and id(w) not in caption]
+        if left:
+            words, where = join_words(left)[:30], "above" if above else "below"
+            return f"its column rules run on {where} it over '{words}', in no cell: a row left out?"
+    return None
+
+
 def goes_on_below(ev: Evidence) -> str | None:
     """A line of words set right under the table's last line (a cell's line pitch away, no gap), within its width
     and starting in lower case, goes on from a cell of the last row: the region ends a line early and that cell
@@ -398,6 +509,9 @@ SIGNALS: dict[str, tuple[float, Signal]] = {
     "no caption at head": (0.7, no_caption_at_head),
     "symbol font letters": (0.75, symbol_font_letters),
     "goes on below": (0.75, goes_on_below),
+    "header in caption": (0.6, header_in_caption),
+    "front matter": (0.4, front_matter),
+    "text left in frame": (0.75, text_left_in_frame),
 }
 
 

@@ -31,6 +31,8 @@ MIN_BARS = 3  # empty filled boxes from one baseline, of one thickness and diffe
 MIN_TICKED = 3  # evenly spaced numeric labels, each with a tick or grid line at it: an axis
 MIN_LABELS = 6  # short labels, too few of them in rows and columns: labels scattered over a drawing
 ALIGNED_SHARE = 0.3  # ... under this share of them share a row and a column with others
+MIN_BOXES = 3  # closed frames round text, standing apart: a flowchart's steps (a boxed note is one)
+ABUT = 1.5  # frames or rules this close touch
 
 
 def area(box: Box) -> float:
@@ -266,6 +268,37 @@ def scattered_labels(layout: PageLayout, box: Box) -> str | None:
     return f"{len(short)} short labels, {aligned} of them in a row and a column with others"
 
 
+def separate_boxes(layout: PageLayout, box: Box) -> str | None:
+    """Closed frames each round its own words, standing apart with empty space between them: the boxed steps
+    of a flowchart or a diagram (a table that boxes its cells draws them abutting, sharing their rules)."""
+    rules = [r for r in layout.content.drawing.rules if overlap(bounds(r), _grown(box, 1.0)) > 0 or centred_in(r, box)]
+    frames = _frames(rules)
+    apart = [f for f in frames if not any(g is not f and overlap(_grown(f, ABUT), g) > 0 for g in frames)]
+    words = [(w.x0, w.top, w.x1, w.bottom) for w in layout.words_in(*box)]
+    framed = [f for f in apart if any(overlap(f, w) >= 0.9 * area(w) for w in words)]
+    if len(framed) < MIN_BOXES:
+        return None
+    return f"{len(framed)} framed boxes of text standing apart (a flowchart or diagram)"
+
+
+def _frames(rules: list[Rule]) -> list[Box]:
+    """Rectangles drawn with rules: two horizontal rules of one extent, the next one below the other, joined at
+    both ends by vertical rules that cover the height between them."""
+    flat = sorted((r for r in rules if r.horizontal), key=lambda r: r.y)
+    upright = [r for r in rules if not r.horizontal]
+
+    def side(x: float, top: float, bottom: float) -> bool:
+        return any(abs(v.x - x) <= ABUT and v.top <= top + ABUT and v.bottom >= bottom - ABUT for v in upright)
+
+    frames = []
+    for k, a in enumerate(flat):
+        same = (b for b in flat[k + 1 :] if abs(b.x0 - a.x0) <= ABUT and abs(b.x1 - a.x1) <= ABUT and b.y - a.y > ABUT)
+        b = next(same, None)
+        if b is not None and side(a.x0, a.y, b.y) and side(a.x1, a.y, b.y):
+            frames.append((a.x0, a.y, a.x1, b.y))
+    return frames
+
+
 FIGURE_SIGNALS: dict[str, Signal] = {
     "image": image_cover,
     "vector marks": vector_marks,
@@ -273,6 +306,7 @@ FIGURE_SIGNALS: dict[str, Signal] = {
     "bars": bars,
     "axis ticks": axis_ticks,
     "scattered labels": scattered_labels,
+    "separate boxes": separate_boxes,
 }
 STRONG_SIGNALS = ("image", "vector marks", "axis ticks")  # enough to doubt a region under a table caption
 
