@@ -414,14 +414,7 @@ def front_matter(ev: Evidence) -> str | None:
         for ln in layout.column_lines
         if title.bottom < ln.top and ln.bottom < region.bottom and is_prose(ln, width, layout.body_size)
     ]
-    texts = grid.text_grid()[grid.header_rows :]
-    numeric = [
-        c
-        for c in range(grid.n_cols)
-        if 2 * sum(parse_number(row[c]) is not None for row in texts)
-        > max(sum(bool(row[c].strip()) for row in texts), 1)
-    ]
-    if prose or numeric:
+    if prose or _numeric_columns(grid):
         return None
     return f"under the title '{title.text[:30]}', above the running text, no column of numbers: front matter?"
 
