@@ -411,21 +411,6 @@ def fold_wrapped_lines(placed: list[Placed], rows: list[Row], header_rows: int) 
     return rows
 
 
-def _fold_down(placed: list[Placed], rows: list[Row], base: list[float], r: int) -> tuple[list[Row], list[float]]:
-    """Line ``r``'s words put before the cells of the row under it (a cell of its own where that row has
-    none); returns the remaining rows and their baselines."""
-    below = _row_cells(placed, r + 1)
-    for col, p in _row_cells(placed, r).items():
-        host = below.get(col)
-        if host is None:
-            p.row = r + 1
-        else:
-            host.words[:0] = p.words
-            placed.remove(p)
-    _drop_row(placed, r)
-    return rows[:r] + rows[r + 1 :], [*base[:r], *base[r + 1 :]]
-
-
 def _opens_label_below(cells: dict[int, Placed], below: dict[int, Placed]) -> bool:
     """A label line that cannot end a label ('Median time since') over a stub line going on in lower case
     ('discontinuation of ...'): one label, its values set on a later line (centred on the label's lines)."""
@@ -434,18 +419,32 @@ def _opens_label_below(cells: dict[int, Placed], below: dict[int, Placed]) -> bo
 
 
 def _fold_up(placed: list[Placed], rows: list[Row], base: list[float], r: int) -> tuple[list[Row], list[float]]:
-    """Line ``r``'s words joined to the cells of the row above (a cell of its own where that row has none);
-    returns the remaining rows and their baselines, the row above now ending on the folded line."""
-    above = _row_cells(placed, r - 1)
+    """Line ``r``'s words joined after the cells of the row above; that row now ends on the folded line."""
+    _fold_into(placed, r, r - 1)
+    return rows[:r] + rows[r + 1 :], [*base[: r - 1], base[r], *base[r + 1 :]]
+
+
+def _fold_down(placed: list[Placed], rows: list[Row], base: list[float], r: int) -> tuple[list[Row], list[float]]:
+    """Line ``r``'s words put before the cells of the row under it, which keeps its own baseline."""
+    _fold_into(placed, r, r + 1)
+    return rows[:r] + rows[r + 1 :], [*base[:r], *base[r + 1 :]]
+
+
+def _fold_into(placed: list[Placed], r: int, host_row: int) -> None:
+    """Line ``r``'s words joined to the cells of the neighbouring line ``host_row``, in reading order (a cell of
+    its own where that line has none); line ``r`` is dropped."""
+    hosts = _row_cells(placed, host_row)
     for col, p in _row_cells(placed, r).items():
-        host = above.get(col)
+        host = hosts.get(col)
         if host is None:
-            p.row = r - 1
-        else:
+            p.row = host_row
+        elif host_row < r:
             host.words.extend(p.words)
             placed.remove(p)
+        else:
+            host.words[:0] = p.words
+            placed.remove(p)
     _drop_row(placed, r)
-    return rows[:r] + rows[r + 1 :], [*base[: r - 1], base[r], *base[r + 1 :]]
 
 
 def close_step(steps: list[float], size: float, row_steps: list[float] | None = None) -> float:
